@@ -34,7 +34,10 @@ that the sentence addresses that request:
 A sentence that shares only the words a request has in common with another is held back from
 it (:func:`_may_answer`) unless its words go with that request's own words more than with the
 other's ("The destination is Union Station" for "arrive", not "depart"), or it is likely to
-answer no request at all and shares more with this one than with any other.
+answer no request at all and shares more with this one than with any other. A question back
+that shares no word with any request follows one up only if nothing says it is about another
+task (:mod:`harness.detect._asked_about`: "How many bedrooms do you need?" for "what time is
+the movie").
 
 Then the sentences are assigned to the requests: each sentence answers at most one request, and a
 request is answered when some assignment of sentences with a probability of at least
@@ -77,6 +80,7 @@ from harness.detect._answer_terms import (
     reply_terms,
     words_of,
 )
+from harness.detect._asked_about import asked_elsewhere
 from harness.detect._kinds import (
     asked_kinds,
     asks_a_count,
@@ -314,6 +318,7 @@ class AnswerMatcher:
         leads = _distinct_leads(requests, claims, features, self.associations)
         released = _said_otherwise(requests, claims, features, self.paraphrases, wholes)
         counted = _counted_only(requests, claims, features)
+        counted |= _asked_of_another(requests, claims, features, self.associations)
         p = [
             [
                 self._probability(x)
@@ -521,6 +526,36 @@ def _counted_only(
                 and asked_kinds(requests[i]) & given == {"number"}
                 and not asks_a_count(requests[i])
             ):
+                out.add((i, j))
+    return out
+
+
+def _asked_of_another(
+    requests: Sequence[str],
+    claims: Sequence[str],
+    features: Sequence[Sequence[Sequence[float]]],
+    table: Associations,
+) -> set[tuple[int, int]]:
+    """The pairs the first rule of :func:`_may_answer` lets through only because the sentence
+    asks back, where the question is about another task than the request
+    (:func:`~harness.detect._asked_about.asked_elsewhere`: positive evidence from SGD train that
+    the question is of another domain than the request, or that another request of the message
+    is of its domain): "How many people will be dining?" does not follow up "what's my checking
+    balance". Without such evidence a question back keeps its lenient reading."""
+    out: set[tuple[int, int]] = set()
+    for j, claim in enumerate(claims):
+        if not features or not features[0][j][_AT["claim_unclaimed"]]:
+            continue
+        if not features[0][j][_AT["claim_question"]]:
+            continue
+        for i, row in enumerate(features):
+            x = row[j]
+            if x[_AT["asked_kind"]] or (
+                x[_AT["associated_margin"]] > 0 and x[_AT["associated"]] > ASSOCIATED
+            ):
+                continue
+            others = [r for k, r in enumerate(requests) if k != i]
+            if asked_elsewhere(claim, requests[i], table, others=others):
                 out.add((i, j))
     return out
 

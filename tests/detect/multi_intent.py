@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -169,10 +170,45 @@ def turn(message: dict[str, Any], said: list[str], *, composed: bool) -> Transcr
 @cache
 def fillers(split: str) -> tuple[str, ...]:
     """Real SGD system turns that answer nothing ("Is there anything else?", a goodbye): from SGD
-    train for the development sets, from SGD dev for the held-out ones."""
-    name = "train" if split in ("dev", "styled", "sgd-train", "own") else "dev"
+    train for the development sets, from SGD dev for the held-out ones
+    (:data:`tests.held_out.MULTI_INTENT`)."""
+    name = "dev" if split in held_out.MULTI_INTENT else "train"
     path = FIXTURES / f"fillers-{name}.txt"
     return tuple(path.read_text(encoding="utf-8").splitlines())
+
+
+@cache
+def questions_back(split: str) -> tuple[tuple[str, str], ...]:
+    """Real SGD system turns that only ask the user for a detail of their own domain's task
+    ("How many people will be dining?"), each with its domain ("Restaurants"): from SGD train for
+    the development sets, from SGD dev for the held-out ones (``build_questions_back.py``)."""
+    name = "dev" if split in held_out.MULTI_INTENT else "train"
+    path = FIXTURES / f"questions-{name}.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple((domain, text) for domain, _, text in (line.partition("\t") for line in lines))
+
+
+def question_back_for(
+    request: dict[str, Any], questions: tuple[tuple[str, str], ...], rng: random.Random
+) -> str:
+    """A question back about another task, to stand in for ``request``'s answer: drawn (with
+    ``rng``) from the ``questions`` of another domain than the request's (no word of the domain's
+    name, "RentalCars" -> rental, car, is a word of the request, its intent or its agent, and
+    the domain is not its agent) that share no content word with the request; from all of them
+    when none does."""
+    own = content_words(
+        " ".join((request["text"], request.get("intent", ""), request.get("agent", ""))).replace(
+            "_", " "
+        )
+    )
+    agent = request.get("agent", "").lower()
+
+    def other(domain: str, text: str) -> bool:
+        named = content_words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", domain)) | {domain.lower()}
+        return domain.lower() != agent and not named & own and not content_words(text) & own
+
+    kept = [text for domain, text in questions if other(domain, text)]
+    return rng.choice(kept or [text for _, text in questions])
 
 
 @dataclass(frozen=True)
@@ -187,6 +223,10 @@ class Mutation:
     filler_flagged: int = 0
     """Turns with one answer replaced by a sentence that answers nothing, flagged (of
     ``dropped_turns``)."""
+    asked_flagged: int = 0
+    """Turns with one answer replaced by a question back about another task (a real SGD question
+    for a detail of another domain, :func:`question_back_for`), in a message of its own, flagged
+    (of ``dropped_turns``): a bot that leaves a request out and asks about another instead."""
 
     def describe(self) -> str:
         return (
@@ -197,7 +237,9 @@ class Mutation:
             f"{self.dropped_named}; two merged: {self.merged_flagged}/{self.merged_turns} flagged "
             f"({self.merged_flagged / self.merged_turns:.1%}); one answer replaced by a closer: "
             f"{self.filler_flagged}/{self.dropped_turns} flagged "
-            f"({self.filler_flagged / self.dropped_turns:.1%})"
+            f"({self.filler_flagged / self.dropped_turns:.1%}); one answer replaced by a "
+            f"question back about another task: {self.asked_flagged}/{self.dropped_turns} "
+            f"flagged ({self.asked_flagged / self.dropped_turns:.1%})"
         )
 
 
@@ -213,8 +255,10 @@ def mutation(
 ) -> Mutation:
     """The independent check on turns where every request was answered, and on turns of a
     planner that dropped one request (each request in turn) or merged two neighbours (the agent
-    answering only the first). ``sure``: count only the findings the check is sure of (at
-    least the calibrated ``report_threshold``). ``semantic``: the check under ``--semantic``
+    answering only the first); each answer in turn also replaced by a closer and by a question
+    back about another task (:attr:`Mutation.filler_flagged`, :attr:`Mutation.asked_flagged`).
+    ``sure``: count only the findings the check is sure of (at least the calibrated
+    ``report_threshold``). ``semantic``: the check under ``--semantic``
     (needs the ``embeddings`` extra), or a model's name (``"minilm"``)."""
     model = meaning_model(semantic)
     meaning = meanings(model) if model is not None else None
@@ -223,10 +267,13 @@ def mutation(
         floor = report_level(semantic=semantic) if sure else 0.0
         return _missed_requests(transcript, min_confidence=floor, meanings=meaning, **kwargs)
 
-    full = dropped = named = merged = filled = 0
+    full = dropped = named = merged = filled = asked = 0
     n_dropped = n_merged = 0
     rng = random.Random(25)
     closers = fillers(split)
+    # its own generator, so the closers drawn are the ones drawn before the questions were added
+    asking = random.Random(66)
+    questions = questions_back(split)
     for message in load(split):
         gold = message["requests"]
         answers = [r[answer] for r in gold]
@@ -246,6 +293,11 @@ def mutation(
             filled += bool(
                 missed_requests(turn(message, said, composed=composed), declared=requests)
             )
+            question = question_back_for(gold[k], questions, asking)
+            said = [*answers[:k], question, *answers[k + 1 :]]
+            asked += bool(
+                missed_requests(turn(message, said, composed=composed), declared=requests)
+            )
         for k in range(len(gold) - 1):
             said = answers[: k + 1] + answers[k + 2 :]
             found = missed_requests(turn(message, said, composed=composed), declared=requests)
@@ -260,6 +312,7 @@ def mutation(
         merged_turns=n_merged,
         merged_flagged=merged,
         filler_flagged=filled,
+        asked_flagged=asked,
     )
 
 

@@ -6,7 +6,13 @@ word with any request ("In what city?" for "find me a notary").
 What was measured on it when it was written (session s63, docs/journal/detector.md): the check
 flags 3 of the 24 general messages fully answered (statements in other words: "Every floor is
 reachable by lift" for "is the museum wheelchair accessible") and 1 of the 26 probes, and finds
-every dropped answer but one. The bounds below keep those figures from getting worse."""
+every dropped answer but one. The bounds below keep those figures from getting worse, but for
+one move made knowingly in session s66 (s66-qback, docs/journal/simulate.md): a question back
+asked with a word SGD's systems use in one task only is held back from a request of a neighbouring
+task that SGD words differently (a taxi's "where should it pick you up?", "pick" being a rental-car
+word there), so 2 of the 26 probes are flagged; in exchange the held-out drops hidden by an
+unrelated question back were found 1,933 -> 2,644 of 8,038 times at +1 of 3,000 fully answered
+turns flagged (the lead's look)."""
 
 from __future__ import annotations
 
@@ -51,7 +57,7 @@ def test_the_fixture_is_new_multi_request_messages_with_an_answer_each() -> None
 
 def test_questions_back_in_a_message_each_answer_their_requests() -> None:
     probes = _messages(probe=True)
-    assert sum(_flagged(m["text"], m["answers"]) for m in probes) <= 1
+    assert sum(_flagged(m["text"], m["answers"]) for m in probes) <= 2
     found, drops = _drops(probes)
     assert found == drops
 

@@ -93,3 +93,14 @@ def test_the_shipped_semantic_confidences_are_what_fit_answers_writes(
     monkeypatch.setattr(fit_answers, "MEANING_MODELS", {embedder: out})
     fit_answers.main(["--sgd", str(SGD), "--semantic", "--embedder", embedder, *options])
     assert json.loads(out.read_text(encoding="utf-8")) == _shipped(shipped.name)
+
+
+@needs_sgd
+def test_the_shipped_asking_words_are_what_fit_asking_words_writes() -> None:
+    # `python -m tools.detector.fit_asking_words --sgd PATH` (a few seconds).
+    from tools.detector.fit_asking_words import asking_words
+
+    fitted = json.loads(json.dumps(asking_words(SGD)))
+    assert fitted == _shipped("asking_words.json"), (
+        "refit: python -m tools.detector.fit_asking_words"
+    )

@@ -1,0 +1,137 @@
+"""A question back answers only a request it is about (:mod:`harness.detect._asked_about`): a bot
+that leaves a request out and asks about another task in its place is flagged, while a question
+back about the request, in a task the detector's tables know or in one they do not, still
+covers it. Every text here was written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.detect._asked_about import asked_domains, asked_elsewhere, task_words
+from harness.detect.answers import matcher
+from harness.detect.missed import missed_requests
+from harness.detect.transcript import Message, Transcript
+
+
+def _missed(text: str, said: list[str]) -> list[str]:
+    messages = [Message(id="u", turn=1, role="user", sender="user", text=text)]
+    messages += [
+        Message(id=f"b{i}", turn=1, role="bot", sender="bot", text=t) for i, t in enumerate(said)
+    ]
+    found = missed_requests(Transcript(conversation="c", messages=messages))
+    return [f.evidence.split('"')[1] for f in found]
+
+
+def test_a_question_about_another_task_does_not_stand_in_for_the_answer() -> None:
+    text = "Check my savings balance and find me a bus to Denver."
+    said = ["Your savings balance is $2,140.", "How many bedrooms do you need?"]
+    assert _missed(text, said) == ["find me a bus to Denver"]
+
+
+def test_a_question_back_about_the_request_still_covers_it() -> None:
+    text = "Check my savings balance and find me a bus to Denver."
+    assert not _missed(text, ["Your savings balance is $2,140.", "When do you want to leave?"])
+    text = "Check my savings balance and book a table at a restaurant."
+    assert not _missed(text, ["Your savings balance is $2,140.", "Which cuisine would you like?"])
+    assert _missed(text, ["Your savings balance is $2,140.", "How many bedrooms do you need?"])
+
+
+def test_in_a_task_the_tables_never_saw_a_question_back_keeps_its_lenient_reading() -> None:
+    text = "Get me a chimney sweep and check my savings balance."
+    said = ["Which neighbourhood is the property in?", "Your savings balance is $2,140."]
+    assert not _missed(text, said)
+    table = matcher().associations
+    request = "Get me a chimney sweep"
+    assert not asked_elsewhere("Which neighbourhood is the property in?", request, table)
+
+
+def test_a_question_of_any_task_or_a_request_named_by_a_pronoun_says_nothing() -> None:
+    table = matcher().associations
+    # no word of one kind of task: it may follow up nearly anything
+    assert not asked_elsewhere("In what city?", "book me a bus to Denver", table)
+    # the request names its task elsewhere
+    assert task_words("can you book it for me") == frozenset()
+    assert not asked_elsewhere("How many bedrooms do you need?", "can you book it for me", table)
+    # "this" before a word is a determiner, the task is named
+    assert task_words("look for a concert this weekend")
+    assert asked_elsewhere("How many bedrooms do you need?", "what time is the movie", table)
+
+
+# A question back about the request in a task SGD knows under other words, or asks about with a
+# word another task uses most: no word of the request is positively of another task, so it still
+# covers the request (the review of s66-qback's cases, and new text).
+ANSWERED_BY_A_QUESTION_BACK = [
+    ("Book me a bus to Austin and what's my checking balance?", "Your checking balance is $900."),
+    ("Book me a bus to Austin and play some jazz.", "Playing jazz now."),
+    ("Pay my rent and what's the weather tomorrow?", "Tomorrow will be sunny."),
+    ("Pay my phone bill and set an alarm for 7 am.", "Alarm set for 7 am."),
+    ("Book a train to Boston and what's my savings balance?", "Your savings balance is $1,500."),
+    ("Book a train to Boston and play some jazz.", "Playing jazz now."),
+    ("Get me bus tickets to Fresno and play some soul music.", "Playing soul music."),
+    ("Pay the water bill and what's the forecast for Sunday?", "Sunday looks dry."),
+    ("Book a train to Chicago and turn on some jazz.", "Playing jazz."),
+    ("Could you find me a coach to Reno and check my savings?", "Your savings balance is $1,000."),
+    ("Pay my credit card bill and set a timer for ten minutes.", "Timer set for ten minutes."),
+    ("Find a dentist in Oakland and what's the weather there?", "Oakland is sunny."),
+    ("Look up apartments to rent in Austin and what's my balance?", "Your balance is $700."),
+]
+QUESTIONS_BACK = [
+    "How many passengers?",
+    "How many seats?",
+    "From which account?",
+    "Which account should it come from?",
+    "What time would you like to depart?",
+    "When would you like to leave?",
+    "How many travellers are there?",
+    "Which account do you want to use?",
+    "What time do you want to depart?",
+    "How many seats should I reserve?",
+    "Which account should I take it from?",
+    "Would you like me to call them?",
+    "How many bedrooms are you after?",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "question"),
+    [(t, a, q) for (t, a), q in zip(ANSWERED_BY_A_QUESTION_BACK, QUESTIONS_BACK, strict=True)],
+)
+def test_a_question_back_without_evidence_of_another_task_still_covers_the_request(
+    text: str, answer: str, question: str
+) -> None:
+    assert not _missed(text, [answer, question])
+
+
+def test_dropped_behind_a_question_of_another_task_the_request_is_flagged() -> None:
+    text = "Check my savings balance and play some jazz."
+    said = ["Playing jazz now.", "How many bedrooms do you need?"]
+    assert _missed(text, said) == ["Check my savings balance"]
+    text = "Play some soul music and book me a dentist."
+    said = ["Playing soul music.", "Which airline would you like?"]
+    assert _missed(text, said) == ["book me a dentist"]
+
+
+def test_a_question_of_one_request_is_held_back_from_the_others() -> None:
+    # "locksmith" is a word the counts never saw: only the apartment beside it says whose
+    # question "How many bedrooms?" is
+    table = matcher().associations
+    others = ["find me an apartment"]
+    assert not asked_elsewhere("How many bedrooms?", "find me a locksmith", table)
+    assert asked_elsewhere("How many bedrooms?", "find me a locksmith", table, others=others)
+
+
+def test_asking_words_are_the_words_used_mostly_in_one_domain() -> None:
+    # generic words and slot values are spread over several domains, or left out as values
+    for question in (
+        "How much will it cost?",
+        "How long do you need it for?",
+        "Would you like me to call them?",
+        "Which way would you like to go back?",
+        "Which date are you referring to?",
+        "Whatever works for you?",
+        "Do you want Delta, San Jose, El Camino, the 20th?",
+    ):
+        assert not asked_domains(question), question
+    assert asked_domains("How many bedrooms?") == {"Homes"}
+    assert asked_domains("Which cuisine?") == {"Restaurants"}
+    assert asked_domains("From which account?") == {"Banks"}

@@ -1,0 +1,118 @@
+"""Write ``harness/detect/_models/asking_words.json``: which kind of task (SGD domain) the words
+of a request or of a question back belong to, read by the missed-request check
+(:mod:`harness.detect._asked_about`) so that a question back about another task does not stand in
+for a request's answer.
+
+Counted on the Schema-Guided Dialogue **train** dialogues (CC BY-SA 4.0), every turn with one
+frame, by the domain of its service, slot values left out (the turn's spans and the values of its
+acts: "Delta", "San Jose", "the 20th" name no task). For each word (stem, the matcher's
+:func:`~harness.detect.answers.words_of`) seen at least :data:`LEAST` times, the share of its uses
+in each domain with at least :data:`TRACE` of them, and each domain's share of all word uses
+(``base``). Asking words are the words of the system turns
+whose only act is ``REQUEST``, seen :data:`LEAST` times there, whose share of all their uses in
+one domain is at least :data:`CONCENTRATED`, and that domain also the one they are most asked in:
+"bedroom", "cuisine", "account" are kept; "city", "much", "long", "back", "call", "seat" (asked
+by rides, buses and flights alike) are spread over several domains and are not. Deterministic::
+
+    PYTHONPATH=. python -m tools.detector.fit_asking_words --sgd PATH
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from harness.detect.answers import words_of
+
+OUT = Path(__file__).resolve().parents[2] / "harness" / "detect" / "_models" / "asking_words.json"
+LEAST = 10
+# A word used this much in one domain is of that domain's task.
+CONCENTRATED = 0.8
+# Less than this share of a word's uses in a domain is noise (a stray turn), left out.
+TRACE = 0.02
+
+
+def _said(turn: dict[str, Any], frame: dict[str, Any]) -> frozenset[str]:
+    text = turn["text"]
+    for _, start, end in sorted(frame.get("spans", []), key=lambda s: -s[1]):
+        text = text[:start] + " " + text[end:]
+    values: set[str] = set()
+    for act in frame["actions"]:
+        for value in act[2]:
+            values |= words_of(value)
+    return words_of(text) - values
+
+
+def asking_words(sgd: Path) -> dict[str, object]:
+    used: dict[str, Counter[str]] = defaultdict(Counter)
+    asked: dict[str, Counter[str]] = defaultdict(Counter)
+    with gzip.open(sgd / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as f:
+        for line in f:
+            for turn in json.loads(line)["turns"]:
+                if len(turn["frames"]) != 1:
+                    continue
+                frame = turn["frames"][0]
+                domain = frame["service"].split("_")[0]
+                said = _said(turn, frame)
+                for word in said:
+                    used[word][domain] += 1
+                acts = frame["actions"]
+                if turn["speaker"] == "SYSTEM" and acts and all(a[0] == "REQUEST" for a in acts):
+                    for word in said:
+                        asked[word][domain] += 1
+    every = Counter(d for counts in used.values() for d in counts.elements())
+    total = sum(every.values())
+    shares: dict[str, dict[str, float]] = {}
+    for word, counts in sorted(used.items()):
+        n = sum(counts.values())
+        if n < LEAST:
+            continue
+        kept = {d: round(k / n, 3) for d, k in sorted(counts.items()) if k / n >= TRACE}
+        shares[word] = kept
+    asking: dict[str, str] = {}
+    for word, counts in sorted(asked.items()):
+        if sum(counts.values()) < LEAST or word not in shares:
+            continue
+        top, share = max(shares[word].items(), key=lambda item: (item[1], item[0]))
+        if share >= CONCENTRATED and counts.most_common(1)[0][0] == top:
+            asking[word] = top
+    return {
+        "source": "SGD train, turns with one frame, slot values left out",
+        "least_seen": LEAST,
+        "concentrated": CONCENTRATED,
+        "trace": TRACE,
+        "asking": asking,
+        "base": {d: round(k / total, 3) for d, k in sorted(every.items())},
+        "shares": shares,
+    }
+
+
+def _dumped(record: dict[str, object]) -> str:
+    """JSON with one entry of each table a line (a reviewable diff, a tenth of the lines)."""
+    parts = []
+    for key, value in sorted(record.items()):
+        if isinstance(value, dict):
+            rows = ",\n".join(
+                f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in value.items()
+            )
+            parts.append(f" {json.dumps(key)}: {{\n{rows}\n }}")
+        else:
+            parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sgd", type=Path, required=True, help="the folder of sgd-train.jsonl.gz")
+    args = parser.parse_args(argv)
+    record = asking_words(args.sgd)
+    OUT.write_text(_dumped(record), encoding="utf-8")
+    print(f"{len(record['asking'])} asking words, {len(record['shares'])} words -> {OUT}")  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()
