@@ -1,12 +1,16 @@
 """Shared pieces of the offline model's acting tests: a tool from a name, docstring and typed
-properties, the context of one agent call, and the model's plan of calls and questions for it."""
+properties, the context of one agent call, the model's plan of calls and questions for it, and a
+bot written to a temporary folder to talk to over several turns."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from harness import load_bot, run_sync
 from harness.models.base import ActContext, ToolDefinition
 from harness.models.rules import RulesModel
+from harness.runtime.parent import Conversation
 
 
 def tool(name: str, doc: str, props: dict[str, str], required: list[str]) -> ToolDefinition:
@@ -45,3 +49,16 @@ def plan_with(
     """The offline model's calls (name, arguments) for ``text`` and its questions by call."""
     calls, asking = RulesModel()._plan(tools, act_context(text, agent=agent, mode=mode))
     return [(c.name, dict(c.arguments)) for c in calls], asking
+
+
+def bot_chat(folder: Path, tools: str, bot: str, mode: str) -> Conversation:
+    """A conversation with the bot ``bot`` (YAML with a ``{mode}`` field) whose ``tools.py`` is
+    ``tools``, both written to ``folder``."""
+    (folder / "tools.py").write_text(tools)
+    (folder / "bot.yaml").write_text(bot.format(mode=mode))
+    return load_bot(folder / "bot.yaml").conversation()
+
+
+def say(chat: Conversation, *texts: str) -> list[str]:
+    """What the bot said after each of ``texts``, its messages joined."""
+    return [" ".join(m.text for m in run_sync(chat.send(t)).messages) for t in texts]

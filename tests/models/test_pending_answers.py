@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import load_bot, run_sync
+from harness import load_bot
 from harness.models._answer import given_value
 from harness.runtime.parent import Conversation
-from tests.models._acting import plan_with, tool
+from tests.models._acting import bot_chat, plan_with, say, tool
 
 _TOOLS = '''def top_up(amount: float) -> str:
     """Top up the wallet with money."""
@@ -62,14 +62,10 @@ subagents:
 
 @pytest.fixture(params=["direct", "silent"])
 def chat(request: pytest.FixtureRequest, tmp_path: Path) -> Conversation:
-    (tmp_path / "tools.py").write_text(_TOOLS)
-    (tmp_path / "bot.yaml").write_text(_BOT.format(mode=request.param))
-    return load_bot(tmp_path / "bot.yaml").conversation()
+    return bot_chat(tmp_path, _TOOLS, _BOT, request.param)
 
 
-def _say(chat: Conversation, *texts: str) -> list[str]:
-    """What the bot said after each of ``texts``, its messages joined."""
-    return [" ".join(m.text for m in run_sync(chat.send(t)).messages) for t in texts]
+_say = say
 
 
 @pytest.mark.parametrize(
