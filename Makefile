@@ -35,9 +35,12 @@ bench: $(STAMP)
 
 # Refit the shipped models whose refit is too slow for `make test` (the missed-request check's finding
 # confidences: a few minutes on 2 cores) and compare each with its shipped file
-# (docs/detector.md, "Every shipped model is what its script writes"). Needs ../shared/data/sgd.
+# (docs/detector.md, "Every shipped model is what its script writes"). SGD=PATH: the folder of
+# sgd-train.jsonl.gz (default ../shared/data/sgd); without it the refits would all skip, so it stops.
+SGD ?= ../shared/data/sgd
 refit-check: $(STAMP)
-	HARNESS_REFIT=1 HARNESS_SKIP_HELD_OUT=1 $(PY) -m pytest -q -p no:cacheprovider tests/detect/test_refit.py
+	@test -f "$(SGD)/sgd-train.jsonl.gz" || { echo "refit-check: no $(SGD)/sgd-train.jsonl.gz; set SGD=PATH" >&2; exit 2; }
+	HARNESS_SGD="$(abspath $(SGD))" HARNESS_REFIT=1 HARNESS_SKIP_HELD_OUT=1 $(PY) -m pytest -q -p no:cacheprovider tests/detect/test_refit.py
 
 # A real OpenAI-compatible server (llama-cpp-python + SmolLM2-135M, CPU): wire compatibility, not
 # answer quality. Not part of `make test`: the first run builds a wheel (10-15 min on 2 cores).
