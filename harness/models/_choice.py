@@ -114,7 +114,7 @@ def choose(
         asked = [t for t in tools if _asked_by_verb(t, text)]
         if asked:
             return asked[0] if len(asked) == 1 else None
-        return by_asked(readers, {}, text, None)
+        return by_asked(readers, router, text, None)
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
     if not acting(best):
@@ -122,7 +122,7 @@ def choose(
         # the tour?" is ``tour_prices``'s, not ``tour_times``'s: ``_asked.by_asked``).
         return (
             _asked_change(by_name, scores, text, request or text)
-            or by_asked(readers, dict(scores), text, best)
+            or by_asked(readers, router, text, best)
             or best
         )
     if asks_for_change(text, best.name):

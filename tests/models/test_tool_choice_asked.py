@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from harness.models._asked import kind_asked
+from harness.models._asked import about, kind_asked, says_kind
 from harness.models._choice import choose, tool_router
+from harness.models._text import content_tokens
 from harness.models.base import ToolDefinition
 from harness.models.rules import RulesModel
 from tests.models._acting import act_context
@@ -73,9 +74,9 @@ def test_the_dev_set_is_split_by_agent_and_labels_real_tools() -> None:
         assert gold == "-" or gold in {t.name for t in _tools(agent)}
 
 
-@pytest.mark.parametrize(("half", "floor"), [("fit", 51), ("check", 43)])
+@pytest.mark.parametrize(("half", "floor"), [("fit", 51), ("check", 44)])
 def test_the_dev_halves_keep_their_accuracy(half: str, floor: int) -> None:
-    # Measured at s67-tools (main 4495ff9: fit 41 of 55, check 38 of 52).
+    # Measured at s67-tools and its mend (main 4495ff9: fit 41 of 55, check 38 of 52).
     right, _, misses = _accuracy(half)
     assert right >= floor, misses
 
@@ -119,6 +120,86 @@ def test_the_tool_that_tells_what_is_asked_is_called(agent: str, text: str, tool
 )
 def test_what_was_right_stays(agent: str, text: str, tool: str) -> None:
     assert _called(agent, text) == tool
+
+
+def _probe_tools(*tools: tuple[str, str]) -> list[ToolDefinition]:
+    return [ToolDefinition(name=n, description=d, parameters={}) for n, d in tools]
+
+
+_COWORK = _probe_tools(
+    ("opening_hours", "When the building is open; members have 24-hour access."),
+    ("house_rules", "Rules on phone calls, food, guests and noise."),
+    ("wifi_help", "The wifi network name, its password and how to connect to the printer."),
+)
+_GYM = _probe_tools(
+    ("class_timetable", "Classes each day: spin, yoga and HIIT, and who teaches them."),
+    ("membership_prices", "Membership prices; your first class is free."),
+    ("classes_available", "Places left in classes on a date."),
+    ("car_park", "The car park: where it is, how many hours you can stay and its charges."),
+    ("gym_rules", "Rules on towels, phones, guests and under-16s."),
+)
+_THEATRE = _probe_tools(
+    ("show_listings", "What's on: plays, comedy and the open mic night each week."),
+    ("box_office_hours", "When the box office and the bar are open."),
+    ("ticket_prices", "Ticket prices, concessions and the booking fee."),
+)
+
+
+@pytest.mark.parametrize(
+    ("tools", "text", "tool"),
+    [
+        # (s67 review probes, must not change.) A tool that names what the question is about is
+        # not overridden by the one rules tool that names nothing of it.
+        (_COWORK, "can I use the printer?", "wifi_help"),
+        (_COWORK, "do I need a password for the wifi?", "wifi_help"),
+        (_GYM, "can I use the car park overnight?", "car_park"),
+        (_GYM, "do I need to pay for the car park?", "car_park"),
+        # ... unless it names nothing of the main clause ("if ..." and "in ..." only qualify it).
+        (_GYM, "do I need to bring a towel?", "gym_rules"),
+        # The word that asks ("open") is no word shared: the open mic night is a listing.
+        (_THEATRE, "when is the open mic night?", "show_listings"),
+        (_THEATRE, "what time does the box office open?", "box_office_hours"),
+        # "your first class is free" says a price, not a free place.
+        (_GYM, "is there a yoga class free on Monday evening?", "classes_available"),
+        (_GYM, "are there any places left in Monday's spin class?", "classes_available"),
+    ],
+)
+def test_the_question_noun_decides_over_the_kind_alone(
+    tools: list[ToolDefinition], text: str, tool: str
+) -> None:
+    chosen = choose(tools, tool_router(tools), text, text)
+    assert chosen is not None and chosen.name == tool
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("when is the open mic night?", "mic night"),
+        ("can I use the printer?", "printer"),
+        ("who do I call if there's a problem at night?", ""),
+        ("can I take photos in the tower?", "photos"),
+        ("is there room for 6 drivers on Saturday?", "for"),
+        ("how tall is the tower?", "tall tower height"),
+    ],
+)
+def test_what_a_question_is_about(text: str, words: str) -> None:
+    assert set(content_tokens(about(text))) == set(content_tokens(words))
+
+
+@pytest.mark.parametrize(
+    ("description", "free"),
+    [
+        ("Membership prices; your first class is free.", False),
+        ("Admission prices; children under 5 go free.", False),
+        ("Step-free access and the lift.", False),
+        ("Parking, free of charge.", False),
+        ("Free appointment slots on a date.", True),
+        ("Pitches free on given nights.", True),
+    ],
+)
+def test_free_that_costs_nothing_tells_no_free_place(description: str, free: bool) -> None:
+    tool = ToolDefinition(name="info", description=description, parameters={})
+    assert says_kind(tool, "free") is free
 
 
 def test_a_question_of_a_kind_no_tool_tells_and_no_word_shared_calls_nothing() -> None:
