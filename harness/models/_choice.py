@@ -23,6 +23,7 @@ from harness.models._actions import (
 )
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
+from harness.models._asked import asked_words, by_asked
 from harness.models._credit import asked_kind, tells
 from harness.models._text import Router
 from harness.models.base import AgentCard, ToolDefinition
@@ -101,18 +102,29 @@ def choose(
         shares a word, or None.
 
     None when nothing matches."""
-    scores = router.scores(base_forms(text))
+    scores = router.scores(asked_words(base_forms(text)))
     ranked = [(name, score) for name, score in scores if score >= TOOL_MINIMUM]
+    readers = [t for t in tools if not acting(t)]
     if not ranked:
         # No tool shares a word: the one tool whose change ``text`` asks for by a verb of the
         # same action and names a value for ("switch me to premium" for ``change_plan`` whose
-        # plan is "Basic" or "Premium": ``_says_what``), or none.
+        # plan is "Basic" or "Premium": ``_says_what``), or the one tool that reads and tells
+        # what the question asks for by its build ("where are you?": ``_asked.by_asked``), or
+        # none.
         asked = [t for t in tools if _asked_by_verb(t, text)]
-        return asked[0] if len(asked) == 1 else None
+        if asked:
+            return asked[0] if len(asked) == 1 else None
+        return by_asked(readers, router, text, None)
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
     if not acting(best):
-        return _asked_change(by_name, scores, text, request or text) or best
+        # Of the tools that read, the one that tells what the question asks for ("how much is
+        # the tour?" is ``tour_prices``'s, not ``tour_times``'s: ``_asked.by_asked``).
+        return (
+            _asked_change(by_name, scores, text, request or text)
+            or by_asked(readers, router, text, best)
+            or best
+        )
     if asks_for_change(text, best.name):
         return best
     # Another change the request asks for by its verb, sharing a word ("can you book 3 adults

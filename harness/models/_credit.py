@@ -33,6 +33,7 @@ from harness.text import extract_facts, split_sentences
 from harness.text._shapes import WH_SET
 
 __all__ = [
+    "ASKING_WORDS",
     "answers",
     "asked_kind",
     "carries",
@@ -106,6 +107,10 @@ _PLACE_WORDS = re.compile(
 _WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?"
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
 _NAMED = re.compile(rf"\b({_WEEKDAYS}|{_MONTHS}|\d+)\b", re.IGNORECASE)
+
+
+ASKING_WORDS = _ASKING_WORDS
+"""Words that only ask for a price, a time, a length or a place (content tokens)."""
 
 
 def asked_kind(request: str, *, strong: bool = False) -> str | None:
