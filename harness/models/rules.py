@@ -73,6 +73,7 @@ from instructions.contract import (
     OPEN_QUESTIONS,
     SCOPED_REQUEST,
     SILENT,
+    join_requests,
 )
 from subagents import Usage
 
@@ -630,16 +631,23 @@ def _with_answers(context: ActContext) -> ActContext:
     request of a call that carries one, whatever text it names)."""
     scoped = unmarked(context.scoped_request)
     requests = tuple(unmarked(r) for r in context.requests)
+    given = requests
     for answer in context.answers:
         if requests:
-            if answer.request not in requests:
+            if answer.request not in given:
                 continue
-            at = requests.index(answer.request)
-            joined = join_answer(requests[at], answer.value)
-            scoped = scoped.replace(requests[at].rstrip(" .!?;,"), joined.rstrip(), 1)
-            requests = (*requests[:at], joined, *requests[at + 1 :])
+            at = given.index(answer.request)
+            requests = (
+                *requests[:at],
+                join_answer(requests[at], answer.value),
+                *requests[at + 1 :],
+            )
         else:
             scoped = join_answer(scoped, answer.value)
+    if requests != given:
+        # Numbered again from the requests, as the call's ``scopedRequest`` was made, rather
+        # than by finding a request's text in it: one request's text may hold another's.
+        scoped = join_requests(requests)
     if scoped == context.scoped_request and requests == context.requests:
         return context
     return replace(context, scoped_request=scoped, requests=requests)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import SubagentError
-from instructions.contract import HISTORY, SCOPED_REQUEST
+from instructions.contract import HISTORY, SCOPED_REQUEST, join_requests
 from subagents import (
     ADVISORY_KINDS,
     HistoryEntry,
@@ -60,19 +60,6 @@ stays the user's request; docs/contract.md, "The user's answer to an agent's que
 
 Sender = Callable[[str], Awaitable[None]]
 """Delivers one message to the user."""
-
-
-def join_requests(requests: tuple[str, ...] | list[str]) -> str:
-    """The ``scopedRequest`` of a call that carries several requests: numbered, one clause each.
-
-    One request is sent as it is (the wire is unchanged for a single request); two or more become
-    ``"(1) when is payday; (2) where is my W-2"``, so any agent, local or remote, sees each request
-    and where it ends (docs/contract.md, "Several requests in one call").
-    """
-    items = [r.strip() for r in requests if r.strip()]
-    if len(items) == 1:
-        return items[0]
-    return "; ".join(f"({n}) {r.rstrip(' ;')}" for n, r in enumerate(items, start=1))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,7 +195,7 @@ def answers_from_wire(raw: object) -> tuple[UserAnswer, ...]:
 
     Raises:
         ValueError: ``raw`` is not a list of objects with the strings ``request`` and ``value``
-            (and ``question``, which may be missing).
+            (and ``question``, which may be missing or null).
     """
     if raw is None:
         return ()
@@ -220,8 +207,10 @@ def answers_from_wire(raw: object) -> tuple[UserAnswer, ...]:
             isinstance(item.get(k), str) and item[k].strip() for k in ("request", "value")
         ):
             raise ValueError(f"{ANSWERS!r} items must be objects with the strings request, value")
-        question = item.get("question", "")
-        if not isinstance(question, str):
+        question = item.get("question")
+        if question is None:  # missing or null: the question is not known
+            question = ""
+        elif not isinstance(question, str):
             raise ValueError(f"{ANSWERS!r} items' question must be a string")
         answers.append(UserAnswer(request=item["request"], question=question, value=item["value"]))
     return tuple(answers)

@@ -6,12 +6,15 @@ written for these tests (no s66 test bot, no corpus)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from harness import ChildAgent, Mode, Parent
+from harness.models._answer import join_answer
 from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
-from harness.models.rules import RulesModel
+from harness.models.rules import RulesModel, _with_answers
 from harness.planning import Plan, PlanEntry, PlanInput, Planner
+from harness.transport.base import join_requests
 from subagents import ToolContext, UserAnswer
 
 _ASK = "I'd like to donate to the shelter"
@@ -177,3 +180,15 @@ def test_a_snapshot_from_the_marker_era_still_loads() -> None:
     assert (waiting.request, waiting.answers) == (f"{_ASK}, answer: 10", ())
     assert chat.transcript.turns[0].plan[0].answers == ()
     assert chat.snapshot()["turns"] == old["turns"]
+
+
+def test_an_answer_joins_its_own_request_when_another_request_holds_its_text() -> None:
+    # "book a crossing" is inside "book a crossing for my car": the answer to the second request
+    # joins the second, and the model's numbered working text is made from its requests again.
+    requests = ("book a crossing for my car", "book a crossing")
+    answer = UserAnswer(request="book a crossing", question="How many passengers?", value="3")
+    context = replace(_act(join_requests(requests)).context, requests=requests, answers=(answer,))
+    working = _with_answers(context)
+    assert working.requests == ("book a crossing for my car", join_answer("book a crossing", "3"))
+    assert working.scoped_request == join_requests(working.requests)
+    assert working.scoped_request.startswith("(1) book a crossing for my car; (2) ")
