@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         SubagentResult,
         Tool,
         ToolContext,
+        UserAnswer,
     )
 
 _WHERE = {
@@ -84,6 +85,7 @@ _WHERE = {
     "SubagentResult": "subagents",
     "Tool": "subagents",
     "ToolContext": "subagents",
+    "UserAnswer": "subagents",
 }
 
 __all__ = [
@@ -115,6 +117,7 @@ __all__ = [
     "Turn",
     "TurnRecord",
     "UsageError",
+    "UserAnswer",
     "__version__",
     "load_bot",
     "load_config",

@@ -43,6 +43,7 @@ __all__ = [
     "SNAKE_NAMES",
     "default_inputs",
     "default_outputs",
+    "join_requests",
     "output_schema",
     "schema_outputs",
     "with_request_answers",
@@ -261,3 +262,18 @@ def with_request_answers(schema: Mapping[str, Any]) -> dict[str, Any]:
         ]
     extended["required"] = [*schema.get("required", ()), ANSWERED_REQUESTS]
     return extended
+
+
+def join_requests(requests: tuple[str, ...] | list[str]) -> str:
+    """The ``scopedRequest`` of a call that carries several requests: numbered, one clause each.
+
+    One request is sent as it is (the wire is unchanged for a single request); two or more become
+    ``"(1) when is payday; (2) where is my W-2"``, so any agent, local or remote, sees each request
+    and where it ends (docs/contract.md, "Several requests in one call"). Here, with the
+    contract's other facts, so the offline model can number its working text as the runtime does
+    (``harness.transport.base`` re-exports it).
+    """
+    items = [r.strip() for r in requests if r.strip()]
+    if len(items) == 1:
+        return items[0]
+    return "; ".join(f"({n}) {r.rstrip(' ;')}" for n, r in enumerate(items, start=1))

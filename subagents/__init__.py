@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from subagents._base import IOSpec, Reply, Subagent, Tool, ToolContext
+    from subagents._base import IOSpec, Reply, Subagent, Tool, ToolContext, UserAnswer
     from subagents.child import ChildAgent
     from subagents.connected import ConnectedAgent
     from subagents.contract import (
@@ -55,11 +55,12 @@ __all__ = [
     "Tool",
     "ToolContext",
     "Usage",
+    "UserAnswer",
     "ViolationKind",
     "validate_outputs",
 ]
 
-_BASE = frozenset({"IOSpec", "Reply", "Subagent", "Tool", "ToolContext"})
+_BASE = frozenset({"IOSpec", "Reply", "Subagent", "Tool", "ToolContext", "UserAnswer"})
 
 
 def _module(name: str) -> ModuleType:

@@ -22,7 +22,7 @@ from subagents._checks import timeout_problem
 from subagents._errors import ConfigError
 from subagents.contract import HistoryEntry, Kind, Mode, ModeName
 
-__all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext"]
+__all__ = ["IOSpec", "Reply", "Subagent", "Tool", "ToolContext", "UserAnswer"]
 
 
 class IOSpec(BaseModel):
@@ -52,6 +52,25 @@ class Reply:
     """Parts of the request this tool could not handle."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UserAnswer:
+    """The user's answer to a question a sub-agent asked about one of its requests.
+
+    When an agent lacks a value it needs, it asks the user; the user's next message that only
+    gives the value ("£20", "next Monday") is planned as that request again, for the same agent,
+    with the value carried here, beside the request, never inside its text: the agent's
+    ``scopedRequest`` stays the user's request, and nothing the user types becomes an answer
+    (docs/contract.md, "The user's answer to an agent's question").
+    """
+
+    request: str
+    """The request the value completes, as the agent got it (one of the call's requests)."""
+    question: str
+    """What the agent asked ("What amount do you want to top up?")."""
+    value: str
+    """What the user gave, without the words around it ("£20" of "yes, £20 please")."""
+
+
 @dataclass(slots=True, kw_only=True)
 class ToolContext:
     """Injected into a tool that declares a parameter annotated ``ToolContext``.
@@ -71,6 +90,9 @@ class ToolContext:
     requests: tuple[str, ...] = ()
     """Each request of a call that carries two or more (``scoped_request`` numbers them); a
     handler then answers each in its ``answeredRequests`` output (docs/contract.md)."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's answers to the questions this agent asked about the call's requests last turn
+    (each naming its request), in the order given; empty when the call carries none."""
 
 
 ToolFunction = Callable[..., Any] | Callable[..., Awaitable[Any]]

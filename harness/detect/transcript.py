@@ -15,7 +15,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from subagents import UserAnswer
 
 __all__ = [
     "AgentToolCalls",
@@ -80,6 +83,9 @@ class PlannedRequest:
     """The scoped request."""
     agent: str
     """The sub-agent's name, or the parent's name when the parent handles it itself."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's answers to what the agent asked about this request in the turn before (the
+    value and the question it answers), kept beside the request, never in its text."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

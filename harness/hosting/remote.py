@@ -30,7 +30,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import MissingExtraError
-from harness.transport.base import REQUESTS, Delivery, SubagentCall, result_to_wire
+from harness.transport.base import (
+    ANSWERS,
+    REQUESTS,
+    Delivery,
+    SubagentCall,
+    answers_from_wire,
+    result_to_wire,
+)
 from harness.transport.http import TOKEN_ENV, HTTPTransport
 from instructions.contract import HISTORY, SCOPED_REQUEST
 from subagents import HistoryEntry, Mode, Usage
@@ -154,6 +161,10 @@ def add_agent_routes(
                 isinstance(r, str) and r.strip() for r in requests
             ):
                 raise BodyError(400, "BadArgument", f"{REQUESTS!r} must be a list of requests")
+            try:
+                answers = answers_from_wire(body.get(ANSWERS))
+            except ValueError as exc:
+                raise BodyError(400, "BadArgument", str(exc)) from exc
             history = _history(body.get(HISTORY))
             state = body.get("state") or {}
             if not isinstance(state, dict):
@@ -182,6 +193,7 @@ def add_agent_routes(
                 send=collect,
                 continuing=bool(body.get("continuing", False)),
                 requests=tuple(requests),
+                answers=answers,
             )
         return web.json_response(result_to_wire(result, state=state, dialogue=dialogue))
 

@@ -2,10 +2,16 @@
 ("£20", "ABC123", "the 14th", "My ID is GM4471", "He's a beginner"), and the request it completes.
 
 An agent that lacks a required value asks the user for it; the user's next message usually gives
-the value alone, or with a few framing words. Read as the answer, the value joins the request it
-completes, marked as an answer (``join_answer``: "top up my wallet, answer: 20"), so the same
-agent makes the change with it, and the offline model can tell a value given when asked ("20":
-the amount asked for) from a number the user typed in one message ("pay invoice 2231, 2024").
+the value alone, or with a few framing words. Read as the answer, the value travels to the agent
+as data beside the request it completes (``subagents.UserAnswer``), so the same agent makes the
+change with it.
+
+Inside the offline model only, the value is joined to its request's working text with a mark
+(``join_answer``: "top up my wallet, answer: 20"), so its readers can tell a value given when
+asked ("20": the amount asked for) from a number the user typed in one message ("pay invoice
+2231, 2024"). The mark holds a character the model removes from every text it is given
+(``unmarked``), so nothing a user types (", answer: 20") reads as an answer; only the model's
+own join makes one, from ``ActContext.answers``.
 
 Used by the offline planner (``harness.planning._answers``: a reply to a question a direct or
 silent agent asked) and by the offline model itself (a conversational agent holding the floor
@@ -21,12 +27,24 @@ from harness.text._shapes import GREETINGS, VERBS
 from harness.text.facts import DATE_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS, stem
 
-__all__ = ["ANSWER_MARK", "given_value", "join_answer", "mask_answer", "split_answer"]
+__all__ = [
+    "ANSWER_MARK",
+    "given_value",
+    "join_answer",
+    "mask_answer",
+    "split_answer",
+    "strip_marks",
+    "unmarked",
+]
 
 ANSWER_MARK = "answer:"
-"""What stands before the value a request was completed with ("top up my wallet, answer: 20")."""
-_MARKS = re.compile(rf"(,\s*)({ANSWER_MARK})", re.IGNORECASE)
-_JOINED = re.compile(rf",\s*{ANSWER_MARK}\s*(?P<value>[^,]+?)\s*$", re.IGNORECASE)
+"""The word before the value a request was completed with ("top up my wallet, answer: 20")."""
+_SEAL = "\u2063"
+"""An invisible separator after the mark: the model's own join has it, and ``unmarked`` takes it
+out of any text the model is given, so a typed ", answer: 20" is never a mark."""
+_MARKS = re.compile(rf"(,\s*)({ANSWER_MARK}{_SEAL})", re.IGNORECASE)
+_JOINED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*(?P<value>[^,]+?)\s*$", re.IGNORECASE)
+_MARKED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*", re.IGNORECASE)
 
 # What may surround a value without saying anything else (closed classes): "yes, £20 please",
 # "it's ABC123", "make it the 14th, thanks", "He's a beginner", "My ID is GM4471", "for 4 days".
@@ -162,10 +180,23 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
     return text if valued else None
 
 
+def unmarked(text: str) -> str:
+    """``text`` without the character that seals an answer's mark: what the model reads of any
+    text it is given, so no typed text carries a mark."""
+    return text.replace(_SEAL, "")
+
+
+def strip_marks(text: str) -> str:
+    """``text`` with each mark of an answer taken out ("top up my wallet, answer: 20" reads "top
+    up my wallet, 20"): what the offline model says or passes on."""
+    return _MARKED.sub(", ", text)
+
+
 def join_answer(request: str, value: str) -> str:
     """The request an agent asked about, completed with the ``value`` the user gave, marked as
-    an answer ("top up my wallet" and "20": "top up my wallet, answer: 20")."""
-    return f"{request.rstrip(' .!?;,')}, {ANSWER_MARK} {value}"
+    an answer ("top up my wallet" and "20": "top up my wallet, answer: 20", sealed): the offline
+    model's working text, never shown or sent."""
+    return f"{request.rstrip(' .!?;,')}, {ANSWER_MARK}{_SEAL} {value}"
 
 
 def split_answer(text: str) -> tuple[str, str] | None:

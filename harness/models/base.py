@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.exceptions import ModelRequestError
-from subagents import HistoryEntry, Usage
+from subagents import HistoryEntry, Usage, UserAnswer
 
 __all__ = [
     "ActContext",
@@ -99,6 +99,9 @@ class ActContext:
     """True when a conversational agent holding the floor receives the user's next message."""
     requests: tuple[str, ...] = ()
     """Each request of a call that carries two or more (``scoped_request`` numbers them)."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's answers to what the agent asked about the call's requests last turn (the value,
+    the question and the request each completes); never part of ``scoped_request``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -33,7 +33,7 @@ from harness.models._actions import (
     names_action,
     request_form,
 )
-from harness.models._answer import given_value, join_answer
+from harness.models._answer import given_value, join_answer, strip_marks, unmarked
 from harness.models._arguments import fill
 from harness.models._asking import for_action, question_for
 from harness.models._choice import (
@@ -73,6 +73,7 @@ from instructions.contract import (
     OPEN_QUESTIONS,
     SCOPED_REQUEST,
     SILENT,
+    join_requests,
 )
 from subagents import Usage
 
@@ -108,19 +109,20 @@ class RulesModel(Model):
     # --- act ------------------------------------------------------------------------------------
 
     def _act(self, request: ModelRequest, context: ActContext) -> ModelResponse:
+        given = context
+        # The working text: what the user typed, with no mark of an answer in it
+        # (``_answer.unmarked``), and each answer the call carries as data joined to its request.
+        context = _with_answers(context)
         answered = _answered(request.messages, context)
-        if answered is None:
+        if answered is not None:
+            # The user's answer to the question a conversational agent holding the floor asked
+            # completes the request it asked about: the same action, read with the value.
+            context = replace(context, scoped_request=answered, continuing=False)
+        if context == given:
             return self._act_on(request, context)
-        # The user's answer to the question a conversational agent holding the floor asked
-        # completes the request it asked about: the same action, read with the value. The
-        # scoped request it reports stays the message it was given.
-        response = self._act_on(
-            request, replace(context, scoped_request=answered, continuing=False)
-        )
-        if isinstance(response.output, dict) and SCOPED_REQUEST in response.output:
-            output = {**response.output, SCOPED_REQUEST: context.scoped_request}
-            response = replace(response, output=output)
-        return response
+        # What the agent reports and passes on names the requests as it was given them, with
+        # no mark of the working text.
+        return _restored(self._act_on(request, context), context, given)
 
     def _act_on(self, request: ModelRequest, context: ActContext) -> ModelResponse:
         tool_results = [m for m in request.messages if m.role == "tool"]
@@ -601,7 +603,7 @@ def _answered(messages: Sequence[ChatMessage], context: ActContext) -> str | Non
     if not users:
         return None
     said = [
-        (m.role, m.content)
+        (m.role, unmarked(m.content))
         for m in messages[: users[-1]]
         if m.role in ("user", "assistant") and m.content and not m.tool_calls
     ]
@@ -621,6 +623,60 @@ def _answered(messages: Sequence[ChatMessage], context: ActContext) -> str | Non
             return request
         message = text
     return None
+
+
+def _with_answers(context: ActContext) -> ActContext:
+    """``context`` with its requests as the model reads them: no typed text carries a mark of an
+    answer, and each of ``context.answers`` is joined to the request it completes (to the one
+    request of a call that carries one, whatever text it names)."""
+    scoped = unmarked(context.scoped_request)
+    requests = tuple(unmarked(r) for r in context.requests)
+    given = requests
+    for answer in context.answers:
+        if requests:
+            if answer.request not in given:
+                continue
+            at = given.index(answer.request)
+            requests = (
+                *requests[:at],
+                join_answer(requests[at], answer.value),
+                *requests[at + 1 :],
+            )
+        else:
+            scoped = join_answer(scoped, answer.value)
+    if requests != given:
+        # Numbered again from the requests, as the call's ``scopedRequest`` was made, rather
+        # than by finding a request's text in it: one request's text may hold another's.
+        scoped = join_requests(requests)
+    if scoped == context.scoped_request and requests == context.requests:
+        return context
+    return replace(context, scoped_request=scoped, requests=requests)
+
+
+def _restored(response: ModelResponse, working: ActContext, given: ActContext) -> ModelResponse:
+    """``response`` with the requests of the ``working`` context named as ``given`` them (the
+    scoped request echoed, each ``answeredRequests`` item, a request handed back) and every mark
+    of an answer taken out of what it says and passes to tools."""
+    names = {working.scoped_request: given.scoped_request}
+    names.update(zip(working.requests, given.requests, strict=False))
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, strip_marks(value))
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    output = response.output
+    if isinstance(output, Mapping):
+        output = clean(dict(output))
+        if SCOPED_REQUEST in output:
+            output[SCOPED_REQUEST] = given.scoped_request
+    calls = tuple(replace(c, arguments=clean(dict(c.arguments))) for c in response.tool_calls)
+    text = None if response.text is None else strip_marks(response.text)
+    return replace(response, output=output, tool_calls=calls, text=text)
 
 
 def _relays(context: ActContext) -> bool:

@@ -4,8 +4,9 @@ GM4471"), and the waiting request it completes.
 When a sub-agent asked the user for a value it needs (the runtime keeps the request it asked
 about and what it asked: ``PlanInput.awaiting``), the user's next message usually gives the value
 alone. Planned on its own it finds no agent ("I can't help with "£20" here"); read as the answer
-(``harness.models._answer.given_value``), it joins the request it completes, marked as an answer,
-so the same agent makes the change with it. A message that says anything else (a question, a new
+(``harness.models._answer.given_value``), it plans the request it completes again, for the same
+agent, with the value beside it (``PlanEntry.answers``: data, never text in the request), so the
+agent makes the change with it. A message that says anything else (a question, a new
 request, a statement: "I topped up £20 yesterday", a word that names what a tool of the bot reads:
 "hours") is no such answer and is planned as usual. When two or more requests wait, the value goes
 to the one whose question it fits (an amount to "What amount?", a level to "Which level?"); if it
@@ -17,12 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.models._answer import given_value, join_answer
+from harness.models._answer import given_value
 from harness.models._text import content_tokens
 from harness.models.base import AgentCard
 from harness.planning.base import PlanEntry, WaitingRequest
 from harness.text import extract_facts
 from harness.text.facts import DATE_WORDS
+from subagents import UserAnswer
 
 __all__ = ["answer_entry"]
 
@@ -40,8 +42,9 @@ _CURRENCY_WORDS = re.compile(r"\b(quid|pounds?|dollars?|euros?|bucks)\b", re.IGN
 def answer_entry(
     message: str, waiting: Sequence[WaitingRequest], agents: Sequence[AgentCard]
 ) -> PlanEntry | None:
-    """The waiting request ``message`` completes, joined with the value it gives, for the agent
-    that asked; None when the message is no answer (it is planned as usual)."""
+    """The waiting request ``message`` completes, for the agent that asked, with the value it
+    gives as an answer (after any earlier ones); None when the message is no answer (it is
+    planned as usual)."""
     if not waiting:
         return None
     framing = {w for asked in waiting for w in f"{asked.request} {asked.question}".split()}
@@ -55,7 +58,8 @@ def answer_entry(
         if len(fitting) != 1:
             return None
         asked = fitting[0]
-    return PlanEntry(request=join_answer(asked.request, value), agent=asked.agent)
+    answer = UserAnswer(request=asked.request, question=asked.question, value=value)
+    return PlanEntry(request=asked.request, agent=asked.agent, answers=(*asked.answers, answer))
 
 
 def _names_tool_subject(value: str, agents: Sequence[AgentCard]) -> bool:

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from harness.models.base import AgentCard, ChatMessage
-from subagents import Usage
+from subagents import Usage, UserAnswer
 
 __all__ = ["Plan", "PlanEntry", "PlanInput", "Planner", "WaitingRequest"]
 
@@ -24,6 +24,11 @@ class PlanEntry:
     """The scoped request, self-contained."""
     agent: str
     """A sub-agent's name, or the parent's (the parent handles it itself)."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's answers to what ``agent`` asked about this request (``PlanInput.awaiting``),
+    each naming it: the values travel beside the request, never in its text, to the agent
+    (``SubagentCall.answers``) and into the turn's record. Empty for a request as the user made
+    it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +41,9 @@ class WaitingRequest:
     """The sub-agent that asked."""
     question: str = ""
     """What it asked ("What amount do you want?"): which kind of value answers it."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's earlier answers to this agent's questions about the request (it asked again
+    for another value): the next answer is added to them."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,7 +65,8 @@ class PlanInput:
     awaiting: tuple[WaitingRequest, ...] = ()
     """The requests a sub-agent asked the user a question about in the last turn (a value it
     needs), in the order they were asked: a reply that only gives the value completes the one
-    whose question it fits (the offline planner joins it to that request, for that agent)."""
+    whose question it fits (the offline planner plans that request again, for that agent, with
+    the value as a ``PlanEntry.answers`` item)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,7 +23,7 @@ from harness.runtime.views import parent_view
 from harness.transport.base import AgentTransport, Sender
 from harness.transport.local import LocalTransport
 from instructions import render_parent_system, render_subagent_system
-from subagents import HistoryEntry, Mode, Subagent
+from subagents import HistoryEntry, Mode, Subagent, UserAnswer
 from subagents.config import ParentConfig
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ class Dependencies:
         continuing: bool = False,
         strict: bool = False,
         requests: Sequence[str] = (),
+        answers: Sequence[UserAnswer] = (),
     ) -> SubagentCall:
         """The call of sub-agent ``name`` with ``request``: its model, prompt and transport (the
         one place a ``SubagentCall`` is built; a silent agent never gets ``send``)."""
@@ -104,6 +105,7 @@ class Dependencies:
             continuing=continuing,
             strict=strict,
             requests=tuple(requests),
+            answers=tuple(answers),
             prepared=self.prepared.get(name),
             transport=self.transports.get(name) or default_transport(agent, self.local),
             tool_threads=self.tool_threads,

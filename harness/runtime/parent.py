@@ -27,7 +27,7 @@ from harness.runtime.runner import run_subagent
 from harness.runtime.state import ConversationState, MessageSink
 from harness.runtime.turn import run_turn
 from harness.transport.base import AgentTransport, Sender
-from subagents import HistoryEntry, Subagent, SubagentResult, Usage
+from subagents import HistoryEntry, Subagent, SubagentResult, Usage, UserAnswer
 from subagents.config import ParentConfig, validate_options
 
 if TYPE_CHECKING:
@@ -249,6 +249,7 @@ class Parent:
         send: Sender | None = None,
         continuing: bool = False,
         requests: Sequence[str] = (),
+        answers: Sequence[UserAnswer] = (),
     ) -> SubagentResult:
         """Run one call of the sub-agent ``name`` outside a turn, as a host serving it does.
 
@@ -268,6 +269,9 @@ class Parent:
             requests: each request the call carries, when there are two or more (``request``
                 then numbers them, ``harness.transport.base.join_requests``); the agent's
                 ``answeredRequests`` is validated against them.
+            answers: the user's answers to what the agent asked about these requests last
+                turn (``subagents.UserAnswer``, each naming its request); the request's text
+                carries none of them.
 
         Raises:
             ConfigError: there is no sub-agent named ``name``.
@@ -283,6 +287,7 @@ class Parent:
             send=send,
             continuing=continuing,
             requests=requests if len(requests) > 1 else (),
+            answers=answers,
         )
         return await run_subagent(call)
 

@@ -45,8 +45,11 @@ def plan_requests(
     """
     plan: list[PlannedRequest] = []
     for entry in entries:
+        known = entry.agent in agents
         item = PlannedRequest(
-            request=entry.request, agent=entry.agent if entry.agent in agents else parent
+            request=entry.request,
+            agent=entry.agent if known else parent,
+            answers=entry.answers if known else (),
         )
         if item not in plan:
             plan.append(item)

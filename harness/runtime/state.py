@@ -4,7 +4,7 @@ holder, the agents' memory and the message counter, with the ways a turn reads a
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from harness.detect.transcript import (
@@ -18,7 +18,7 @@ from harness.detect.transcript import (
 from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from harness.planning.base import WaitingRequest
-from subagents import HistoryEntry
+from subagents import HistoryEntry, UserAnswer
 
 __all__ = ["MAX_MESSAGE_UNITS", "ConversationState", "MessageSink", "cut_message", "utf16_units"]
 
@@ -200,7 +200,12 @@ class ConversationState:
             "agent_states": json.loads(json.dumps(self.agent_states)),
             "dialogues": json.loads(json.dumps(self.dialogues)),
             "awaiting": [
-                {"request": p.request, "agent": p.agent, "question": p.question}
+                {
+                    "request": p.request,
+                    "agent": p.agent,
+                    "question": p.question,
+                    **_answers_json(p.answers),
+                }
                 for p in self.awaiting
             ],
             "message_count": self.message_count,
@@ -208,11 +213,9 @@ class ConversationState:
             "turns": [
                 {
                     "turn": t.turn,
-                    "plan": [{"request": p.request, "agent": p.agent} for p in t.plan],
+                    "plan": [_planned_json(p) for p in t.plan],
                     "answered_by": list(t.answered_by),
-                    "requests_answered": [
-                        {"request": p.request, "agent": p.agent} for p in t.answered
-                    ],
+                    "requests_answered": [_planned_json(p) for p in t.answered],
                     "failed": list(t.failed),
                     **({"error": t.error} if t.error else {}),
                     **({"errors": list(t.errors)} if t.errors else {}),
@@ -236,7 +239,12 @@ class ConversationState:
         self.agent_states = {k: dict(v) for k, v in state.get("agent_states", {}).items()}
         self.dialogues = {k: list(v) for k, v in state.get("dialogues", {}).items()}
         self.awaiting = [
-            WaitingRequest(request=p["request"], agent=p["agent"], question=p.get("question", ""))
+            WaitingRequest(
+                request=p["request"],
+                agent=p["agent"],
+                question=p.get("question", ""),
+                answers=_answers_from(p),
+            )
             for p in state.get("awaiting", [])
             if p.get("agent") in agents
         ]
@@ -263,12 +271,41 @@ class ConversationState:
             self.transcript.turns.append(
                 TurnRecord(
                     turn=turn["turn"],
-                    plan=tuple(PlannedRequest(**p) for p in turn.get("plan", [])),
+                    plan=tuple(_planned_from(p) for p in turn.get("plan", [])),
                     answered_by=tuple(turn.get("answered_by", [])),
-                    answered=tuple(PlannedRequest(**p) for p in turn.get("requests_answered", [])),
+                    answered=tuple(_planned_from(p) for p in turn.get("requests_answered", [])),
                     failed=tuple(turn.get("failed", [])),
                     error=turn.get("error"),
                     errors=tuple(turn.get("errors", [])),
                     tool_calls=tool_calls_from_json(turn.get("tool_calls")),
                 )
             )
+
+
+# A snapshot keeps the user's answers beside their request (``"answers": [{"question",
+# "value"}]``, left out when there are none). A snapshot written while answers were joined into
+# the request's text ("top up my wallet, answer: 20", before s67) loads as it is: that text is a
+# request like any other, and nothing in it is read as an answer.
+
+
+def _answers_json(answers: Sequence[UserAnswer]) -> dict[str, Any]:
+    if not answers:
+        return {}
+    return {"answers": [{"question": a.question, "value": a.value} for a in answers]}
+
+
+def _answers_from(record: Mapping[str, Any]) -> tuple[UserAnswer, ...]:
+    return tuple(
+        UserAnswer(request=record["request"], question=a.get("question", ""), value=a["value"])
+        for a in record.get("answers", ())
+    )
+
+
+def _planned_json(planned: PlannedRequest) -> dict[str, Any]:
+    return {"request": planned.request, "agent": planned.agent, **_answers_json(planned.answers)}
+
+
+def _planned_from(record: Mapping[str, Any]) -> PlannedRequest:
+    return PlannedRequest(
+        request=record["request"], agent=record["agent"], answers=_answers_from(record)
+    )

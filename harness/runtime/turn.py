@@ -219,6 +219,8 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
     for name, requests in groups:
         agent = deps.agents[name]
         request = join_requests(requests) if agent.scoped else state.text
+        # The user's answers to what the agent asked last turn travel beside its requests.
+        answers = tuple(a for p in pending if p.agent == name for a in p.answers)
 
         async def send(message: str, *, _agent: Subagent = agent, _request: str = request) -> None:
             if _agent.mode is Mode.CONVERSATIONAL:
@@ -259,6 +261,7 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
                 continuing=agent.name == chat.active_agent,
                 strict=deps.strict,
                 requests=requests if agent.scoped else (),
+                answers=answers,
             )
         )
     try:
@@ -272,11 +275,15 @@ async def _dispatch(deps: Dependencies, chat: ConversationState, state: TurnStat
         _take_floor(deps, chat, result)
         if chat.active_agent != result.agent:  # it answered (or failed): no question to hold
             await _release(chat, state, result.agent)
+    planned = {(p.agent, p.request): p for p in pending}
     for (name, requests), result in zip(groups, results, strict=True):
         answered = answered_requests(result, requests)
-        state.answered.extend(PlannedRequest(request=r, agent=name) for r in answered)
+        state.answered.extend(planned[name, r] for r in answered)
         asked = asked_requests(result, requests)
-        state.asked.extend(WaitingRequest(request=r, agent=name, question=q) for r, q in asked)
+        state.asked.extend(
+            WaitingRequest(request=r, agent=name, question=q, answers=planned[name, r].answers)
+            for r, q in asked
+        )
     state.results.extend(results)
     return state
 

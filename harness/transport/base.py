@@ -17,8 +17,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.exceptions import SubagentError
-from instructions.contract import HISTORY, SCOPED_REQUEST
-from subagents import ADVISORY_KINDS, HistoryEntry, Mode, Subagent, SubagentResult, Usage
+from instructions.contract import HISTORY, SCOPED_REQUEST, join_requests
+from subagents import (
+    ADVISORY_KINDS,
+    HistoryEntry,
+    Mode,
+    Subagent,
+    SubagentResult,
+    Usage,
+    UserAnswer,
+)
 
 if TYPE_CHECKING:
     from harness.agent.tools import ToolThreads
@@ -26,6 +34,7 @@ if TYPE_CHECKING:
     from subagents import Tool
 
 __all__ = [
+    "ANSWERS",
     "REQUESTS",
     "AgentReply",
     "AgentTransport",
@@ -33,6 +42,7 @@ __all__ = [
     "PreparedAgent",
     "Sender",
     "SubagentCall",
+    "answers_from_wire",
     "join_requests",
     "reply_from_wire",
     "result_to_wire",
@@ -43,21 +53,13 @@ REQUESTS = "requests"
 """The wire key of a call's requests, when it carries two or more (not a contract input: the agent
 reads them numbered in ``scopedRequest``; a host passes them on to validate ``answeredRequests``)."""
 
+ANSWERS = "userAnswers"
+"""The wire key of the user's answers to what the agent asked about the call's requests, when
+there are any: ``[{"request", "question", "value"}]`` (not a contract input: ``scopedRequest``
+stays the user's request; docs/contract.md, "The user's answer to an agent's question")."""
+
 Sender = Callable[[str], Awaitable[None]]
 """Delivers one message to the user."""
-
-
-def join_requests(requests: tuple[str, ...] | list[str]) -> str:
-    """The ``scopedRequest`` of a call that carries several requests: numbered, one clause each.
-
-    One request is sent as it is (the wire is unchanged for a single request); two or more become
-    ``"(1) when is payday; (2) where is my W-2"``, so any agent, local or remote, sees each request
-    and where it ends (docs/contract.md, "Several requests in one call").
-    """
-    items = [r.strip() for r in requests if r.strip()]
-    if len(items) == 1:
-        return items[0]
-    return "; ".join(f"({n}) {r.rstrip(' ;')}" for n, r in enumerate(items, start=1))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,6 +118,9 @@ class SubagentCall:
     requests: tuple[str, ...] = ()
     """Each request this call carries, as planned (empty: just ``request``). The agent's outputs
     answer each: ``answered`` covers every request not listed in its ``openQuestions``."""
+    answers: tuple[UserAnswer, ...] = ()
+    """The user's answers to what the agent asked about this call's requests last turn, each
+    naming its request (never joined into ``request``); empty when there are none."""
     spent: Usage = field(default_factory=Usage)
     """Model usage so far; a transport updates it as it goes, so a call that fails later keeps
     what it spent."""
@@ -185,13 +190,44 @@ class AgentTransport(ABC):
 # --- the wire format ----------------------------------------------------------------------------
 
 
+def answers_from_wire(raw: object) -> tuple[UserAnswer, ...]:
+    """The user's answers of a posted call (``ANSWERS``; absent or null: none).
+
+    Raises:
+        ValueError: ``raw`` is not a list of objects with the strings ``request`` and ``value``
+            (and ``question``, which may be missing or null).
+    """
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ValueError(f"{ANSWERS!r} must be a list of answers")
+    answers = []
+    for item in raw:
+        if not isinstance(item, dict) or not all(
+            isinstance(item.get(k), str) and item[k].strip() for k in ("request", "value")
+        ):
+            raise ValueError(f"{ANSWERS!r} items must be objects with the strings request, value")
+        question = item.get("question")
+        if question is None:  # missing or null: the question is not known
+            question = ""
+        elif not isinstance(question, str):
+            raise ValueError(f"{ANSWERS!r} items' question must be a string")
+        answers.append(UserAnswer(request=item["request"], question=question, value=item["value"]))
+    return tuple(answers)
+
+
 def wire_payload(call: SubagentCall) -> dict[str, Any]:
     """The JSON a caller posts to a host for ``call``: the request, each request when it carries
     two or more (``requests``; ``scopedRequest`` numbers them too, for hosts that read only it),
-    and history, state and the agent's dialogue if any."""
+    the user's answers to the agent's questions when there are any (``userAnswers``), and
+    history, state and the agent's dialogue if any."""
     payload: dict[str, Any] = {SCOPED_REQUEST: call.request, "continuing": call.continuing}
     if len(call.requests) > 1:
         payload[REQUESTS] = list(call.requests)
+    if call.answers:
+        payload[ANSWERS] = [
+            {"request": a.request, "question": a.question, "value": a.value} for a in call.answers
+        ]
     if call.agent.receives_history:
         payload[HISTORY] = [
             {"role": h.role, "sender": h.sender, "text": h.text, "turn": h.turn}

@@ -26,7 +26,14 @@ from harness.models.base import (
     ToolCall,
     ToolDefinition,
 )
-from harness.transport.base import AgentReply, AgentTransport, Delivery, PreparedAgent, SubagentCall
+from harness.transport.base import (
+    ANSWERS,
+    AgentReply,
+    AgentTransport,
+    Delivery,
+    PreparedAgent,
+    SubagentCall,
+)
 from instructions import contract
 from subagents import REQUIRED_OUTPUTS, HistoryEntry, Mode, Subagent, Tool, ToolContext, Usage
 from subagents.contract import read_answered, validate_outputs
@@ -73,13 +80,24 @@ class LocalTransport(AgentTransport):
             history=history,
             state=call.state,
             requests=call.requests if len(call.requests) > 1 else (),
+            answers=call.answers,
         )
         if agent.handler is not None:
             return await _handler_outputs(call, ctx, deliver)
         return await _model_loop(call, ctx, deliver, self._input_message(call))
 
     def _input_message(self, call: SubagentCall) -> str:
+        # The user's answers to the agent's questions go beside the request, as data
+        # (``userAnswers``: docs/contract.md), never into its text.
         request = _JSON.encode(call.request)
+        if call.answers:
+            answers = _JSON.encode(
+                [
+                    {"request": a.request, "question": a.question, "value": a.value}
+                    for a in call.answers
+                ]
+            )
+            request = f"{request}, {_ANSWERS_KEY}: {answers}"
         if not call.agent.receives_history:
             return f"{{{_REQUEST_KEY}: {request}}}"
         return f"{{{_REQUEST_KEY}: {request}, {_HISTORY_KEY}: {self._history_json(call.history)}}}"
@@ -147,6 +165,7 @@ def _schema(prepared: PreparedAgent, *, several: bool) -> dict[str, Any]:
 
 
 _REQUEST_KEY = _JSON.encode(contract.SCOPED_REQUEST)
+_ANSWERS_KEY = _JSON.encode(ANSWERS)
 _HISTORY_KEY = _JSON.encode(contract.HISTORY)
 
 
@@ -269,6 +288,7 @@ async def _model_loop(
         can_message_user=can_message,
         continuing=call.continuing,
         requests=several,
+        answers=call.answers,
     )
     request = ModelRequest(
         agent=agent.name,

@@ -103,6 +103,7 @@ class InProcessTransport(AgentTransport):
             send=collect,
             continuing=call.continuing,
             requests=call.requests,
+            answers=call.answers,
         )
         answer = result_to_wire(result, state=state, dialogue=dialogue)
         return await reply_from_wire(answer, call, deliver, where=f"in-process:{name}")

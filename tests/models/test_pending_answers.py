@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import load_bot
-from harness.models._answer import given_value
+from harness.models._answer import given_value, join_answer
 from harness.runtime.parent import Conversation
 from tests.models._acting import bot_chat, plan_with, say, tool
 
@@ -179,7 +179,7 @@ _PAY = tool(
             [("top_up", {"amount": 20.0}), ("pay_bill", {"bill_number": "4410", "amount": 5.0})],
         ),
         ("top up 12.50", [("top_up", {"amount": 12.5})]),
-        ("top up my wallet, answer: 20", [("top_up", {"amount": 20.0})]),
+        (join_answer("top up my wallet", "20"), [("top_up", {"amount": 20.0})]),
     ],
 )
 def test_one_request_with_chained_commands_or_a_plain_amount(

@@ -165,20 +165,25 @@ def test_a_word_naming_what_a_tool_reads_is_a_new_request(word: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("message", "agent", "joined"),
+    ("message", "agent", "value"),
     [
-        ("£12", "library", "pay my library fine F-220, answer: £12"),
-        ("12", "library", "pay my library fine F-220, answer: 12"),
-        ("improver", "pool", "book a swim lesson on Monday, answer: improver"),
-        ("she's a starter", "pool", "book a swim lesson on Monday, answer: starter"),
+        ("£12", "library", "£12"),
+        ("12", "library", "12"),
+        ("improver", "pool", "improver"),
+        ("she's a starter", "pool", "starter"),
     ],
 )
 def test_two_waiting_requests_take_the_value_their_question_fits(
-    message: str, agent: str, joined: str
+    message: str, agent: str, value: str
 ) -> None:
     entry = answer_entry(message, [_LESSON, _PAYING], _CARDS)
     assert entry is not None
-    assert (entry.agent, entry.request) == (agent, joined)
+    waiting = _LESSON if agent == "pool" else _PAYING
+    # The request stays as the agent got it; the value and its question travel beside it.
+    assert (entry.agent, entry.request) == (agent, waiting.request)
+    assert [(a.request, a.question, a.value) for a in entry.answers] == [
+        (waiting.request, waiting.question, value)
+    ]
 
 
 def test_a_value_fitting_neither_waiting_request_is_planned_as_usual() -> None:
