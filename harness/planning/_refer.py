@@ -3,20 +3,30 @@
 "Is the blue road bike in stock, and how much is it?": the second request has no words of its
 own to route by ("how much is it"), so no agent's texts match it and, planned alone, the parent
 would say it cannot help. It is about what the request before it names, so it goes where that
-request went, and its text carries the thing it stands for, in brackets after it ("how much is
-it (the blue road bike)"), for the agent to act on: the offline model reads the words, and a
-model-backed sub-agent reads a request that names its object.
+request went, and its text carries the thing it stands for, in square brackets right after the
+word that points ("how much is it [the blue road bike]", "will it [the taxi] be there by six"),
+for the agent to act on: the offline model reads the words, and a model-backed sub-agent reads a
+request that names its object. Next to the pronoun, the bracket stays in its clause when a
+sub-agent cuts the request again at "and" or "then"; it is shown wherever the request is (a
+hand-back quoting it, the transcript). A pronoun that points to an earlier turn is not told
+apart: it gets this message's referent when one fits.
 
 Only a piece the planner keeps with the parent is read (one that routes by its own words, "can I
 hire one for the weekend", keeps its route), and only by closed classes of words, no model:
 
 - what points back: "it", "its", "them", "they", "their", "one", "that one", "this one", "the
   same", "those", "her", "him", "there" (not "there is"); not a dummy "it" ("is it raining",
-  "is it true", "what time is it", "how far is it", "is it possible to");
+  "is it true", "what time is it", "how far is it", "is it possible to", and by shape "is it
+  a/an ...", "what's it like (there)", "will it be ADJ" but for a state or place of an object
+  or a participle: "will it be ready", "will it be fixed" point back); nothing when a noun phrase
+  comes before the pointing word in its own piece ("my knee hurts when I bend it");
 - what it stands for: a noun phrase of an earlier piece, the nearest piece with one that fits,
   the first phrase of that piece that fits: "they", "them", "their" and "those" want a plural
   ("workshops", "the letters"), "it" and "its" a singular, "her" and "him" a name ("Dr Patel");
-  "one" and the rest any. The earlier piece's agent must be a sub-agent: a pronoun that points
+  "one" and the rest any; for "one" and "the same" the bracket names the kind without number
+  or determiner ("one [tickets]", not "(Two tickets)"). A word in "-ing" before a name, a
+  number or a determiner opens no noun phrase ("showing Moana 2"), and "next"/"last" are none
+  of one. The earlier piece's agent must be a sub-agent: a pronoun that points
   at something the parent keeps ("My laptop keeps crashing, can you fix it?") stays with it.
 """
 
@@ -43,13 +53,28 @@ _AFTER_ONE = word_class(
 _NOT_ONE = word_class("no every each any some someone anyone no-one")
 # "there is" / "there are" introduce, they do not point.
 _EXISTENTIAL = word_class("is are was were be been 's isn't aren't will would")
-# A dummy "it": the weather, the time, a judgement of what follows ("is it true that ...").
+# What a request says of its object ("is the boardroom free", "will it be ready"): a state, not a
+# judgement of the world.
+_STATES = word_class(
+    "free available open closed ready broken sold left working busy full empty ok okay safe "
+    "suitable fine able possible late early back done over"
+)
+# A dummy "it": the weather, the time, a judgement of what follows ("is it true that ..."), and
+# by shape: "is it a/an NOUN" ("is it a bank holiday"), "what's it like (there)", and "will it be
+# ADJ" when ADJ is no word of ``_STOP`` (a state of an object, "ready"; a place, "there") nor a
+# participle ("will it be dark", not "will it be ready", "will it be fixed").
 _DUMMY = re.compile(
     r"\b(?:what time|what day|what date|how far|how long until|how cold|how hot|how warm)"
     r"\s+(?:is|was|will)\s+it\b"
     r"|\bit(?:'s|s)?\s+(?:(?:is|was|will|be|going|gonna|to|get|getting|still|likely|supposed)\s+)*"
     r"(?:rain|snow|sleet|hail|drizzl|pour|sunny|hot\b|cold\b|warm\b|chilly|windy|cloudy|freez"
-    r"|foggy|stormy|humid|weather|true\b|far\b|possible|worth|necessary|too late|too early)",
+    r"|foggy|stormy|humid|weather|true\b|far\b|possible|worth|necessary|too late|too early)"
+    r"|\b(?:is|was|isn't|wasn't)\s+it\s+an?\b"
+    r"|\b(?:what's|whats|what\s+is|what\s+was|how's|how\s+is)\s+it\s+like\b(?:\s+there\b)?",
+    re.IGNORECASE,
+)
+_IT_BE = re.compile(
+    r"\b(?:will|would|won't|is|was|isn't)\s+it\s+(?:be|going\s+to\s+be|gonna\s+be)\s+([\w']+)",
     re.IGNORECASE,
 )
 # Words no noun phrase is made of (closed classes): question words, auxiliaries, request verbs,
@@ -58,6 +83,7 @@ _DUMMY = re.compile(
 _STOP = (
     WH_SET
     | AUXILIARIES
+    | _STATES
     | word_class(
         "what's whats how's where's i'm i'd i'll i've you're we're it's that's there's "
         "and or but if so then also too as than because while when whether "
@@ -67,8 +93,7 @@ _STOP = (
         "one same someone anyone anything something "
         "please just still already yet now today tonight tomorrow yesterday soon again right "
         "not no yes very really much many more most less any all "
-        "free available open closed ready broken sold left working busy full empty ok okay "
-        "safe suitable fine able possible late early "
+        "next last "
         "monday tuesday wednesday thursday friday saturday sunday weekend week month year "
         "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends weeks months "
         "years days hours minutes "
@@ -93,61 +118,82 @@ _PLURAL_WORDS = word_class("people children men women feet teeth mice geese shee
 
 def referred(entries: list[PlanEntry], parent: str) -> list[PlanEntry]:
     """``entries`` with each one the parent keeps that points back to what an earlier entry of a
-    sub-agent names given to that agent, its text followed by the thing it stands for in
-    brackets (the module's docstring says which words count). The others are as they were."""
+    sub-agent names given to that agent, its text with the thing it stands for in brackets right
+    after the word that points (the module's docstring says which words count). The others are
+    as they were."""
     out = list(entries)
     for index, entry in enumerate(entries):
         if index == 0 or entry.agent != parent:
             continue
-        wanted = _pointing(entry.request)
-        if wanted is None:
+        pointing = _pointing(entry.request)
+        if pointing is None:
             continue
+        wanted, end = pointing
         for earlier in reversed(entries[:index]):
             phrase = _phrase(earlier.request, wanted)
             if phrase is None:
                 continue
             if earlier.agent != parent:
-                # Before the closing punctuation: "how do I get them (my rewards)?"
-                text = entry.request.rstrip(" .!?")
-                end = entry.request[len(text) :].strip()
-                out[index] = PlanEntry(request=f"{text} ({phrase}){end}", agent=earlier.agent)
+                # Right after the pointing word, inside its clause: a sub-agent that cuts the
+                # request at "and" or "then" keeps the two together ("will it [the taxi] be
+                # ..."). Square brackets: a round one ends the clause of a quoted refusal ("I
+                # can't help with "..." here.") for the missed-request check, which would then
+                # read the rest as an answer.
+                text = f"{entry.request[:end]} [{phrase}]{entry.request[end:]}"
+                out[index] = PlanEntry(request=text, agent=earlier.agent)
             break
     return out
 
 
-def _pointing(text: str) -> str | None:
-    """What ``text``'s pointing word needs to stand for ("plural", "singular", "person", "any"),
-    or None when nothing in it points back, or when what it points at is named before it in
-    ``text`` itself ("I need an apartment, can you get me one"). A leading connective is no
-    part of it ("while you're at it, ...", ``LEAD``)."""
+def _pointing(text: str) -> tuple[str, int] | None:
+    """What ``text``'s pointing word needs to stand for ("plural", "singular", "person", "kind"
+    for "one" and "the same", "any" for "there") and where it ends in ``text``, or None when
+    nothing in it points back, or when a noun phrase comes before it in ``text`` itself ("I need
+    an apartment, can you get me one"; "my knee hurts when I bend it"). A leading connective
+    ("while you're at it, ...", ``LEAD``) and a dummy "it" (``_dummy``) are no part of it."""
     opening = LEAD.match(text)
-    text = text[opening.end() if opening else 0 :]
-    tokens = _TOKEN.findall(text)
-    words = [w.lower().replace("’", "'") for w in tokens]
-    dummy = _DUMMY.search(text) is not None
+    start = opening.end() if opening else 0
+    blanked = _dummy(text)
+    matches = list(_TOKEN.finditer(blanked, start))
+    words = [m.group().lower().replace("’", "'") for m in matches]
     for index in range(len(words)):
-        wanted = _wants(words, index, dummy=dummy)
+        wanted = _wants(words, index)
         if wanted is not None:
-            own = _phrase(" ".join(tokens[:index]), wanted)
-            return None if own is not None else wanted
+            if _phrases(text[start : matches[index].start()]):
+                return None
+            return wanted, matches[index].end()
     return None
 
 
-def _wants(words: list[str], index: int, *, dummy: bool) -> str | None:
+def _dummy(text: str) -> str:
+    """``text`` with each dummy "it" (``_DUMMY``, ``_IT_BE``) blanked out, same length."""
+    spans = [m.span() for m in _DUMMY.finditer(text)]
+    for match in _IT_BE.finditer(text):
+        word = match.group(1).lower()
+        # "will it be dark": a word no noun phrase is made of ("ready", "there", "back")
+        # says where or how the object is; a participle what is done to it ("fixed").
+        if word not in _STOP and not word.endswith(("ed", "en")):
+            spans.append(match.span())
+    for begin, end in spans:
+        text = text[:begin] + " " * (end - begin) + text[end:]
+    return text
+
+
+def _wants(words: list[str], index: int) -> str | None:
     """What ``words[index]`` needs to stand for, if it points back (``_pointing``)."""
     word = words[index]
     after = words[index + 1] if index + 1 < len(words) else ""
     before = words[index - 1] if index else ""
     if word in _PLURAL:
         return "plural"
-    if word in _SINGULAR and not dummy:
+    if word in _SINGULAR:
         return "singular"
     if word in _PERSON and (not after or after in _AFTER_ONE):
         return "person"
     if word == "one" and before not in _NOT_ONE and (not after or after in _AFTER_ONE):
-        return "any"
+        return "kind"
     if word == "same" and before == "the":
-        return "any"
+        return "kind"
     if word == "there" and index and after not in _EXISTENTIAL and before not in ("is", "are"):
         return "any"
     return None
@@ -168,6 +214,11 @@ def _phrase(text: str, wanted: str) -> str | None:
             continue
         if wanted == "person" and not any(w[:1].isupper() for w in phrase):
             continue
+        if wanted == "kind":
+            # "one" and "the same" stand for the kind of thing, not its number: "(tickets)",
+            # not "(Two tickets)", which a booking tool would read as two.
+            bare = [w for w in phrase if w.lower() not in _DETERMINERS and not w[:1].isdigit()]
+            phrase = bare or phrase
         return " ".join(phrase)
     return None
 
@@ -191,6 +242,9 @@ def _phrases(text: str) -> list[list[str]]:
             word in _STOP
             or (word in _VERBS and not (len(run) == 1 and run[0].lower() in _DETERMINERS))
             or (word.endswith("ed") and _nouns(run))
+            # A word in "-ing" before a name, a number or a determiner is a verb ("showing
+            # Moana 2"); before a noun it may open one ("reading groups").
+            or (word.endswith("ing") and not run and _object_follows(tokens, index))
         ):
             runs.append(run)
             run = []
@@ -199,6 +253,14 @@ def _phrases(text: str) -> list[list[str]]:
             run.append(token if index else word)
     runs.append(run)
     return [r for r in runs if _nouns(r) and _phrase_like(r)]
+
+
+def _object_follows(tokens: list[str], index: int) -> bool:
+    """Whether the token after ``index`` is a name, a number or a determiner."""
+    if index + 1 >= len(tokens):
+        return False
+    after = tokens[index + 1]
+    return after[:1].isupper() or after[:1].isdigit() or after.lower() in _DETERMINERS
 
 
 def _nouns(run: list[str]) -> bool:
