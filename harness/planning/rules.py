@@ -33,6 +33,7 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
+from harness.planning._refer import referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher
@@ -137,6 +138,9 @@ class RulesPlanner(Planner):
                 PlanEntry(request=request, agent=agents.get(request) or given.parent)
                 for request in requests
             ]
+            # A request that routes nowhere but points back to an earlier one's object ("...,
+            # and how much is it?") goes to that one's agent (``_refer``).
+            entries = referred(entries, given.parent)
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
