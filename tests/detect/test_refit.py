@@ -79,17 +79,7 @@ def test_the_shipped_finding_confidence_is_what_fit_answers_writes(
     ("embedder", "extra", "options"),
     [
         ("wordllama", "wordllama", ["--linear"]),
-        pytest.param(
-            "minilm",
-            "onnxruntime",
-            [],
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="answers-semantic-minilm.json was fitted on the check of 2026-12-04"
-                " (bf82477); the refit on today's check moves its release level 0.17 -> 0.26, not"
-                " measured on the splits yet, so not taken (docs/journal/simulate.md, s67-refit)",
-            ),
-        ),
+        ("minilm", "onnxruntime", []),
     ],
 )
 def test_the_shipped_semantic_confidences_are_what_fit_answers_writes(
