@@ -29,7 +29,14 @@ from typing import Any
 
 from harness._files import read_text
 from harness.detect.activities import TraceAttribution, activity_text, parse_timestamp
-from harness.detect.transcript import Message, PlannedRequest, Role, Transcript, TurnRecord
+from harness.detect.transcript import (
+    Message,
+    PlannedRequest,
+    Role,
+    Transcript,
+    TurnRecord,
+    planned_from,
+)
 from harness.exceptions import ConfigError
 from harness.text._records import slot_maker
 from instructions.contract import MODES
@@ -533,18 +540,38 @@ def _checked_message(
 
 
 def _plan(raw: Any, fail: Any) -> tuple[PlannedRequest, ...]:
+    """A user line's ``requests``: ``[{"agent", "request"}]``, each with the user's answers
+    beside it when it has any (``"answers": [{"question", "value"}]``, as ``to_jsonl`` writes)."""
     if not isinstance(raw, list):
         raise fail("must be a list of {agent, request}", "requests")
     plan = []
     for index, entry in enumerate(raw):
+        where = f"requests[{index}]"
         if (
             not isinstance(entry, dict)
-            or set(entry) != {"agent", "request"}
+            or not {"agent", "request"} <= set(entry) <= {"agent", "request", "answers"}
             or not all(isinstance(entry[k], str) and entry[k] for k in ("agent", "request"))
         ):
-            raise fail("must be an object with the strings agent and request", f"requests[{index}]")
-        plan.append(PlannedRequest(agent=entry["agent"], request=entry["request"]))
+            raise fail("must be an object with the strings agent and request", where)
+        answers = entry.get("answers", [])
+        if not isinstance(answers, list) or not all(_an_answer(a) for a in answers):
+            raise fail(
+                'must be a list of {"question", "value"} with a string value', f"{where}.answers"
+            )
+        plan.append(planned_from(entry))
     return tuple(plan)
+
+
+def _an_answer(answer: Any) -> bool:
+    """One of a plan entry's ``answers``: a non-empty string ``value`` and, when given, a string
+    (or null) ``question``, nothing else."""
+    return (
+        isinstance(answer, dict)
+        and set(answer) <= {"question", "value"}
+        and isinstance(answer.get("value"), str)
+        and bool(answer["value"])
+        and isinstance(answer.get("question") or "", str)
+    )
 
 
 # --- Bot Framework ----------------------------------------------------------------------------

@@ -11,14 +11,13 @@ as the Bot Framework Emulator and ``TranscriptLoggerMiddleware`` save them).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-if TYPE_CHECKING:
-    from subagents import UserAnswer
+from subagents import UserAnswer
 
 __all__ = [
     "AgentToolCalls",
@@ -26,6 +25,10 @@ __all__ = [
     "PlannedRequest",
     "Transcript",
     "TurnRecord",
+    "answers_from",
+    "answers_json",
+    "planned_from",
+    "planned_json",
     "tool_calls_from_json",
     "tool_calls_json",
 ]
@@ -229,7 +232,8 @@ class Transcript:
     def to_jsonl(self) -> str:
         """This SDK's JSONL: one message per line, each with the ``conversation`` id (so that
         several exports concatenated stay apart) and its ``timestamp`` when known; a user line
-        carries its turn's plan (``requests``) when known, so ``harness detect`` can check missed
+        carries its turn's plan (``requests``, each entry as :func:`planned_json` writes it, with
+        the user's answers beside their request) when known, so ``harness detect`` can check missed
         requests."""
         plans = {t.turn: t.plan for t in self.turns if t.plan}
         lines = []
@@ -238,9 +242,7 @@ class Transcript:
             if message.timestamp is not None:
                 record["timestamp"] = _iso(message.timestamp)
             if message.role == "user" and message.turn in plans:
-                record["requests"] = [
-                    {"agent": p.agent, "request": p.request} for p in plans[message.turn]
-                ]
+                record["requests"] = [planned_json(p) for p in plans[message.turn]]
             lines.append(json.dumps(record, ensure_ascii=False) + "\n")
         return "".join(lines)
 
@@ -312,3 +314,37 @@ class Transcript:
 def _iso(stamp: datetime) -> str:
     """ISO 8601, with ``Z`` for UTC as Bot Framework writes it."""
     return stamp.isoformat().replace("+00:00", "Z")
+
+
+# A plan entry in JSON (a snapshot's plan, `to_jsonl`'s `requests`, the JSONL reader) keeps the
+# user's answers beside their request (``"answers": [{"question", "value"}]``, left out when there
+# are none). A record written while answers were joined into the request's text ("top up my
+# wallet, answer: 20", before s67) loads as it is: that text is a request like any other, and
+# nothing in it is read as an answer.
+
+
+def answers_json(answers: Sequence[UserAnswer]) -> dict[str, Any]:
+    """``{"answers": [{"question", "value"}, ...]}``, or ``{}`` when there are none."""
+    if not answers:
+        return {}
+    return {"answers": [{"question": a.question, "value": a.value} for a in answers]}
+
+
+def answers_from(record: Mapping[str, Any]) -> tuple[UserAnswer, ...]:
+    """The answers of a plan entry's JSON (:func:`answers_json`), each naming its request."""
+    return tuple(
+        UserAnswer(request=record["request"], question=a.get("question") or "", value=a["value"])
+        for a in record.get("answers", ())
+    )
+
+
+def planned_json(planned: PlannedRequest) -> dict[str, Any]:
+    """A plan entry as JSON: ``{"request", "agent"}`` and its answers when it has any."""
+    return {"request": planned.request, "agent": planned.agent, **answers_json(planned.answers)}
+
+
+def planned_from(record: Mapping[str, Any]) -> PlannedRequest:
+    """The plan entry of :func:`planned_json`'s JSON."""
+    return PlannedRequest(
+        request=record["request"], agent=record["agent"], answers=answers_from(record)
+    )

@@ -4,21 +4,24 @@ holder, the agents' memory and the message counter, with the ways a turn reads a
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
 from harness.detect.transcript import (
     Message,
-    PlannedRequest,
     Transcript,
     TurnRecord,
+    answers_from,
+    answers_json,
+    planned_from,
+    planned_json,
     tool_calls_from_json,
     tool_calls_json,
 )
 from harness.exceptions import ConfigError
 from harness.models.base import ChatMessage
 from harness.planning.base import WaitingRequest
-from subagents import HistoryEntry, UserAnswer
+from subagents import HistoryEntry
 
 __all__ = ["MAX_MESSAGE_UNITS", "ConversationState", "MessageSink", "cut_message", "utf16_units"]
 
@@ -204,7 +207,7 @@ class ConversationState:
                     "request": p.request,
                     "agent": p.agent,
                     "question": p.question,
-                    **_answers_json(p.answers),
+                    **answers_json(p.answers),
                 }
                 for p in self.awaiting
             ],
@@ -213,9 +216,9 @@ class ConversationState:
             "turns": [
                 {
                     "turn": t.turn,
-                    "plan": [_planned_json(p) for p in t.plan],
+                    "plan": [planned_json(p) for p in t.plan],
                     "answered_by": list(t.answered_by),
-                    "requests_answered": [_planned_json(p) for p in t.answered],
+                    "requests_answered": [planned_json(p) for p in t.answered],
                     "failed": list(t.failed),
                     **({"error": t.error} if t.error else {}),
                     **({"errors": list(t.errors)} if t.errors else {}),
@@ -243,7 +246,7 @@ class ConversationState:
                 request=p["request"],
                 agent=p["agent"],
                 question=p.get("question", ""),
-                answers=_answers_from(p),
+                answers=answers_from(p),
             )
             for p in state.get("awaiting", [])
             if p.get("agent") in agents
@@ -271,41 +274,12 @@ class ConversationState:
             self.transcript.turns.append(
                 TurnRecord(
                     turn=turn["turn"],
-                    plan=tuple(_planned_from(p) for p in turn.get("plan", [])),
+                    plan=tuple(planned_from(p) for p in turn.get("plan", [])),
                     answered_by=tuple(turn.get("answered_by", [])),
-                    answered=tuple(_planned_from(p) for p in turn.get("requests_answered", [])),
+                    answered=tuple(planned_from(p) for p in turn.get("requests_answered", [])),
                     failed=tuple(turn.get("failed", [])),
                     error=turn.get("error"),
                     errors=tuple(turn.get("errors", [])),
                     tool_calls=tool_calls_from_json(turn.get("tool_calls")),
                 )
             )
-
-
-# A snapshot keeps the user's answers beside their request (``"answers": [{"question",
-# "value"}]``, left out when there are none). A snapshot written while answers were joined into
-# the request's text ("top up my wallet, answer: 20", before s67) loads as it is: that text is a
-# request like any other, and nothing in it is read as an answer.
-
-
-def _answers_json(answers: Sequence[UserAnswer]) -> dict[str, Any]:
-    if not answers:
-        return {}
-    return {"answers": [{"question": a.question, "value": a.value} for a in answers]}
-
-
-def _answers_from(record: Mapping[str, Any]) -> tuple[UserAnswer, ...]:
-    return tuple(
-        UserAnswer(request=record["request"], question=a.get("question", ""), value=a["value"])
-        for a in record.get("answers", ())
-    )
-
-
-def _planned_json(planned: PlannedRequest) -> dict[str, Any]:
-    return {"request": planned.request, "agent": planned.agent, **_answers_json(planned.answers)}
-
-
-def _planned_from(record: Mapping[str, Any]) -> PlannedRequest:
-    return PlannedRequest(
-        request=record["request"], agent=record["agent"], answers=_answers_from(record)
-    )

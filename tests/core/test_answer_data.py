@@ -6,10 +6,16 @@ written for these tests (no s66 test bot, no corpus)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness import ChildAgent, Mode, Parent
+from harness.detect.readers import load_transcript
+from harness.exceptions import ConfigError
 from harness.models._answer import join_answer
 from harness.models.base import ActContext, ChatMessage, ModelRequest, ToolDefinition
 from harness.models.rules import RulesModel, _with_answers
@@ -192,3 +198,44 @@ def test_an_answer_joins_its_own_request_when_another_request_holds_its_text() -
     assert working.requests == ("book a crossing for my car", join_answer("book a crossing", "3"))
     assert working.scoped_request == join_requests(working.requests)
     assert working.scoped_request.startswith("(1) book a crossing for my car; (2) ")
+
+
+async def test_a_jsonl_export_keeps_the_answer_and_harness_detect_reads_it_back(
+    tmp_path: Path,
+) -> None:
+    donated: list[float] = []
+    chat = _bot(donated).conversation()
+    await chat.send(_ASK)
+    second = await chat.send("£15 please")
+    path = tmp_path / "shelter.jsonl"
+    path.write_text(chat.transcript.to_jsonl(), encoding="utf-8")
+    [read] = load_transcript(path)
+    assert read.turns[1].plan == second.plan
+    assert [(a.question, a.value) for a in read.turns[1].plan[0].answers] == [
+        ("What amount do you want?", "£15")
+    ]
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        "£15",
+        [{"value": ""}],
+        [{"question": "What amount?", "value": 15}],
+        [{"question": "What amount?", "value": "£15", "extra": 1}],
+    ],
+)
+def test_a_jsonl_plan_with_malformed_answers_is_refused(tmp_path: Path, answers: Any) -> None:
+    record = {
+        "conversation": "c1",
+        "id": "m1",
+        "turn": 1,
+        "role": "user",
+        "sender": "user",
+        "text": "donate to the shelter",
+        "requests": [{"agent": "shelter", "request": "donate", "answers": answers}],
+    }
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"requests\[0\]\.answers"):
+        load_transcript(path)
