@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from subagents import UserAnswer
+if TYPE_CHECKING:
+    from subagents import UserAnswer
 
 __all__ = [
     "AgentToolCalls",
@@ -332,6 +333,12 @@ def answers_json(answers: Sequence[UserAnswer]) -> dict[str, Any]:
 
 def answers_from(record: Mapping[str, Any]) -> tuple[UserAnswer, ...]:
     """The answers of a plan entry's JSON (:func:`answers_json`), each naming its request."""
+    if not record.get("answers"):
+        return ()
+    # Imported here: `harness detect` reads transcripts without loading the agents' contract
+    # (tests/detect/test_command_overhead.py), and most plans carry no answers.
+    from subagents import UserAnswer
+
     return tuple(
         UserAnswer(request=record["request"], question=a.get("question") or "", value=a["value"])
         for a in record.get("answers", ())
