@@ -183,10 +183,18 @@ TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".csv", ".transcript")
 
 
 _REPORT_START = re.compile(
-    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"(?:transcripts|regressed)"'
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"(?:transcripts|regressed)"\s*:\s*\['
 )
 """How a JSON report of ``detect``, ``simulate`` or ``compare`` begins (they all write
-``version`` first, then ``transcripts`` or ``regressed``); a transcript never does."""
+``version`` first, then a list of ``transcripts`` or ``regressed``); a transcript never does."""
+
+
+_LABELS_START = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"transcripts"\s*:\s*\{'
+)
+"""How a file of labelled duplicate pairs begins (``{"version": 1, "transcripts": {NAME:
+{"duplicates": [...], ...}}}``, the form of the duplicate corpora's ``labels.json``): labels kept
+beside the transcripts they label, not a transcript."""
 
 
 _LINES_SUMMARY = re.compile(rb"^\d+ (?:conversation|scenario)s?: \d+ errors?, \d+ warnings?", re.M)
@@ -194,14 +202,16 @@ _LINES_SUMMARY = re.compile(rb"^\d+ (?:conversation|scenario)s?: \d+ errors?, \d
 
 
 def _is_report(path: Path) -> str | None:
-    """What report of this tool ``path`` is (``JSON`` or ``lines``), read from its first and last
-    bytes only; None for anything else. A lines report (``--format lines`` saved as ``.jsonl``)
+    """What report of this tool ``path`` is (``JSON`` or ``lines``), or ``labels`` for a file of
+    labelled duplicate pairs, read from its first and last bytes only; None for anything else. A lines report (``--format lines`` saved as ``.jsonl``)
     does not begin with JSON and has the summary line among its last lines."""
     try:
         with path.open("rb") as file:
             head = file.read(256)
             if _REPORT_START.match(head) is not None:
                 return "JSON"
+            if _LABELS_START.match(head) is not None:
+                return "labels"
             if path.suffix.lower() != ".jsonl" or head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (
                 b"{",
                 b"[",
@@ -249,9 +259,13 @@ def _expanded(
                     notes.append(
                         ReadNote(
                             file=str(p),
-                            message=f"skipped: a {kind} report of harness detect, simulate or "
-                            "compare, not a transcript",
-                            title="report skipped",
+                            message=(
+                                "skipped: a file of labelled duplicate pairs, not a transcript"
+                                if kind == "labels"
+                                else f"skipped: a {kind} report of harness detect, simulate or "
+                                "compare, not a transcript"
+                            ),
+                            title="labels skipped" if kind == "labels" else "report skipped",
                         )
                     )
                 continue

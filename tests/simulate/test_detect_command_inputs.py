@@ -183,6 +183,22 @@ def test_a_forked_worker_ends_quietly_on_sigterm(capfd: pytest.CaptureFixture[st
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_labels_file_in_a_folder_is_skipped_as_labels_not_as_a_report(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.json").write_text(EXAMPLE.read_text(), encoding="utf-8")
+    labels = {"version": 1, "transcripts": {"a.json": {"duplicates": [], "hard_negatives": []}}}
+    (folder / "labels.json").write_text(json.dumps(labels, indent=2), encoding="utf-8")
+    run = CliRunner().invoke(cli, ["detect", str(folder), "--format", "json"])
+    assert run.exit_code == 1, run.output
+    assert f"warning: {folder / 'labels.json'}: skipped: a file of labelled duplicate pairs" in (
+        run.stderr
+    )
+    assert "report" not in run.stderr.split("labels.json", 1)[1].splitlines()[0]
+    files = [t["file"] for t in json.loads(run.stdout)["transcripts"]]
+    assert files == [str(folder / "a.json")]
+
+
 def test_a_lines_report_saved_as_jsonl_is_skipped_in_a_folder(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
