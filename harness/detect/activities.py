@@ -312,9 +312,7 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     def entries(key: str) -> tuple[PlannedRequest, ...]:
         raw = value.get(key)
         return tuple(
-            planned_from(
-                {"request": entry["request"], "agent": entry["agent"], **_answers(entry)}
-            )
+            planned_from({"request": entry["request"], "agent": entry["agent"], **_answers(entry)})
             for entry in (raw if isinstance(raw, list) else [])
             if isinstance(entry, Mapping)
             and isinstance(entry.get("request"), str)
