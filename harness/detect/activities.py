@@ -21,6 +21,7 @@ from harness.detect.transcript import (
     planned_from,
     tool_calls_from_json,
 )
+from harness.text.claims import CLAIM_BUDGET
 from instructions.contract import MODES
 
 __all__ = [
@@ -281,16 +282,18 @@ class TraceAttribution:
 
 def _answers(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The well-formed answers of a plan event's entry, as ``answers_json`` writes them (``{}``
-    when there are none): ``planned_from`` reads them without checking."""
+    when there are none): ``planned_from`` reads them without checking. An answer with an empty
+    value is dropped, and at most the last ``CLAIM_BUDGET`` are kept (the planner's limits)."""
     raw = entry.get("answers")
     kept = [
         {"question": answer.get("question"), "value": answer["value"]}
         for answer in (raw if isinstance(raw, list) else [])
         if isinstance(answer, Mapping)
         and isinstance(answer.get("value"), str)
+        and answer["value"].strip()
         and isinstance(answer.get("question"), str | None)
     ]
-    return {"answers": kept} if kept else {}
+    return {"answers": kept[-CLAIM_BUDGET:]} if kept else {}
 
 
 def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
@@ -301,8 +304,9 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     the plan-entry JSON form (``planned_json``: ``answers`` is ``[{"question", "value"}]``, the
     user's answers to what the agent asked about the request). What is malformed is skipped, so
     a malformed event gives an empty plan, never an error: an entry whose request or agent is not
-    a string, an answer whose value is not a string (or whose question is neither a string nor
-    null); the entry of a skipped answer is kept, with its other answers.
+    a string, an answer whose value is not a string or is empty (or whose question is neither a
+    string nor null); the entry of a skipped answer is kept, with its other answers (at most the
+    last ``CLAIM_BUDGET`` of them, as the planner keeps).
     """
     if activity.get("type") != "event" or activity.get("name") != PLAN_EVENT:
         return None

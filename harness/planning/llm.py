@@ -13,8 +13,10 @@ prompt lists the waiting requests, numbered, and each planned entry gets two mor
 ``waiting``, the number of the waiting request the entry answers, and ``value``, the value the
 user gave. Such an entry is planned as the waiting request, for the agent
 that asked, with the value as a ``PlanEntry.answers`` item (docs/contract.md, "The user's answer to
-an agent's question"). A number that names no waiting request, or an empty value, is ignored (the
-entry is planned as the model gave it). When nothing waits, the request is what it always was.
+an agent's question"). A mark is ignored (the entry is planned as the model gave it) when its
+number names no waiting request, its value is empty or not in the user's message (neither the
+text, whatever its case and white space, nor its facts), or the entry is for another sub-agent
+than the one that asked. When nothing waits, the request is what it always was.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from harness.exceptions import ModelBehaviorError
 from harness.models.base import ChatMessage, Model, ModelRequest
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner, WaitingRequest
-from harness.text.claims import CLAIM_BUDGET, analysed_part
+from harness.text.claims import CLAIM_BUDGET, analysed_part, message_facts
 from subagents import UserAnswer
 
 __all__ = ["PLAN_SCHEMA", "LLMPlanner", "plan_request", "plan_schema"]
@@ -186,7 +188,11 @@ class LLMPlanner(Planner):
         answered: set[int] = set()
         planned: list[PlanEntry] = []
         for entry in entries:
-            answer = _answer(entry, given.awaiting, answered) if given.awaiting else None
+            answer = (
+                _answer(entry, given.awaiting, answered, parent=given.parent, message=message)
+                if given.awaiting
+                else None
+            )
             planned.append(
                 answer
                 or PlanEntry(
@@ -198,11 +204,17 @@ class LLMPlanner(Planner):
 
 
 def _answer(
-    entry: Mapping[str, Any], waiting: Sequence[WaitingRequest], answered: set[int]
+    entry: Mapping[str, Any],
+    waiting: Sequence[WaitingRequest],
+    answered: set[int],
+    *,
+    parent: str,
+    message: str,
 ) -> PlanEntry | None:
     """The waiting request ``entry`` marks as answered, for the agent that asked, with the value
-    after any earlier answers; None when it marks none (or one already answered in this plan, or
-    gives no value): the entry is then planned as given."""
+    after any earlier answers (the last ``CLAIM_BUDGET``); None when it marks none (or one
+    already answered in this plan), gives no value, gives a value ``message`` does not hold, or is
+    for another sub-agent than the one that asked: the entry is then planned as given."""
     number = entry.get("waiting")
     if isinstance(number, str) and number.strip().isdigit():
         number = int(number)
@@ -216,9 +228,20 @@ def _answer(
         or not value.strip()
     ):
         return None
-    answered.add(number)
     asked = waiting[number - 1]
-    given = UserAnswer(
-        request=asked.request, question=asked.question, value=analysed_part(value.strip())
-    )
-    return PlanEntry(request=asked.request, agent=asked.agent, answers=(*asked.answers, given))
+    value = analysed_part(value.strip())
+    if entry.get("agent") not in (asked.agent, parent) or not _said(value, message):
+        return None
+    answered.add(number)
+    given = UserAnswer(request=asked.request, question=asked.question, value=value)
+    answers = (*asked.answers, given)[-CLAIM_BUDGET:]
+    return PlanEntry(request=asked.request, agent=asked.agent, answers=answers)
+
+
+def _said(value: str, message: str) -> bool:
+    """Whether the user's ``message`` gives ``value``: it holds the value (whatever the case and
+    the white space), or states every fact of it ("12 May" of "the 12th of May")."""
+    if "".join(value.split()).casefold() in "".join(message.split()).casefold():
+        return True
+    facts = message_facts(value)
+    return bool(facts) and facts <= message_facts(message)

@@ -12,6 +12,7 @@ from harness.detect.activities import PLAN_EVENT, plan_record
 from harness.detect.transcript import PlannedRequest
 from harness.hosting import create_app
 from harness.simulate.directline import DirectLineTarget
+from harness.text.claims import CLAIM_BUDGET
 from tests.hosting._support import running
 from tests.simulate._directline_fake import FakeDirectLine
 
@@ -61,7 +62,11 @@ def test_malformed_answers_in_a_plan_event_are_skipped_not_raised() -> None:
     good = {"question": "How many seats?", "value": "2"}
     entries = [
         {"request": "book a class", "agent": "classes", "answers": "2"},
-        {"request": "book a kiln slot", "agent": "kilns", "answers": [None, {"value": 2}, good]},
+        {
+            "request": "book a kiln slot",
+            "agent": "kilns",
+            "answers": [None, {"value": 2}, {"question": "Which kiln?", "value": "  "}, good],
+        },
         {"request": "glaze a mug", "agent": "glazes", "answers": [{"question": 7, "value": "a"}]},
         {"request": "buy clay", "agent": "shop", "answers": [{"question": None, "value": "5kg"}]},
     ]
@@ -80,3 +85,12 @@ def test_an_event_without_answers_reads_as_before() -> None:
     record = plan_record(_event({"plan": [{"agent": "classes", "request": "book a class"}]}), 1)
     assert record is not None
     assert record.plan == (PlannedRequest(request="book a class", agent="classes"),)
+
+
+def test_a_plan_event_entry_keeps_the_planners_budget_of_answers() -> None:
+    answers = [{"question": "How many seats?", "value": str(n)} for n in range(CLAIM_BUDGET + 5)]
+    entry = {"request": "book a class", "agent": "classes", "answers": answers}
+    record = plan_record(_event({"plan": [entry]}), 1)
+    assert record is not None
+    [planned] = record.plan
+    assert [a.value for a in planned.answers] == [str(n) for n in range(5, CLAIM_BUDGET + 5)]

@@ -18,7 +18,7 @@ from harness.composing import RulesComposer
 from harness.models import AgentCard
 from harness.models.openai import OpenAIModel
 from harness.planning import LLMPlanner, PlanEntry, PlanInput, WaitingRequest, plan_schema
-from harness.text.claims import ANALYSIS_BUDGET
+from harness.text.claims import ANALYSIS_BUDGET, CLAIM_BUDGET
 from tests.models.fake_openai import caller_of, completion, message, schema_of
 
 CARDS = (
@@ -97,7 +97,7 @@ async def test_a_mark_that_names_no_waiting_request_or_no_value_is_ignored(
 
 async def test_the_answer_keeps_earlier_ones_takes_the_askers_agent_and_is_cut_to_the_budget() -> (
     None
-):
+):  # the long value is no text of the message, but its one fact (Tuesday) is the message's
     earlier = UserAnswer(request=REPAIR, question="Which bike?", value="the gravel bike")
     waiting = (
         WaitingRequest(request="order brake pads", agent="parts", question="Which brand?"),
@@ -105,8 +105,8 @@ async def test_the_answer_keeps_earlier_ones_takes_the_askers_agent_and_is_cut_t
     )
     long_value = "Tuesday " * (ANALYSIS_BUDGET // 4)
     model = _answering(
-        # The model names the wrong agent: the answer goes to the agent that asked.
-        {"request": "Tuesday", "agent": "parts", "waiting": "2", "value": long_value},
+        # The model names the parent: the answer goes to the agent that asked.
+        {"request": "Tuesday", "agent": "workshop", "waiting": "2", "value": long_value},
         # A second mark of the same waiting request is planned as the model gave it.
         {"request": "Wednesday", "agent": "repairs", "waiting": 2, "value": "Wednesday"},
     )
@@ -118,6 +118,56 @@ async def test_the_answer_keeps_earlier_ones_takes_the_askers_agent_and_is_cut_t
     assert first.answers[1].value.startswith("Tuesday Tuesday")
     assert len(first.answers[1].value) <= ANALYSIS_BUDGET
     assert second == PlanEntry(request="Wednesday", agent="repairs")
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        # A new request marked as the answer, for another sub-agent than the one that asked.
+        (
+            "actually, order a new saddle",
+            {"agent": "parts", "value": "order a new saddle", "request": "order a new saddle"},
+        ),
+        # A value the user did not give.
+        ("whenever suits you", {"agent": "repairs", "value": "Friday", "request": "Friday"}),
+        ("the 13th of May", {"agent": "repairs", "value": "12 May", "request": "12 May"}),
+    ],
+)
+async def test_a_mark_whose_value_the_user_did_not_give_or_for_another_agent_is_ignored(
+    message: str, entry: dict[str, Any]
+) -> None:
+    model = _answering({**entry, "waiting": 1})
+    plan = await LLMPlanner(model).plan(_given(message, awaiting=(WAITING,)))
+    assert plan.entries == (PlanEntry(request=entry["request"], agent=entry["agent"]),)
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("  NEXT   monday please", "next Monday"),  # case and white space
+        ("the 12th of May", "12 May"),  # the value's facts are the message's
+        ("at 3.30 pm", "15:30"),
+    ],
+)
+async def test_a_value_the_user_gave_in_other_case_spacing_or_words_is_accepted(
+    message: str, value: str
+) -> None:
+    model = _answering({"request": value, "agent": "repairs", "waiting": 1, "value": value})
+    plan = await LLMPlanner(model).plan(_given(message, awaiting=(WAITING,)))
+    answer = UserAnswer(request=REPAIR, question=QUESTION, value=value)
+    assert plan.entries == (PlanEntry(request=REPAIR, agent="repairs", answers=(answer,)),)
+
+
+async def test_an_entry_keeps_the_planners_budget_of_answers() -> None:
+    earlier = tuple(
+        UserAnswer(request=REPAIR, question=QUESTION, value=f"day {n}") for n in range(CLAIM_BUDGET)
+    )
+    waiting = WaitingRequest(request=REPAIR, agent="repairs", question=QUESTION, answers=earlier)
+    model = _answering({"request": "Monday", "agent": "repairs", "waiting": 1, "value": "Monday"})
+    [entry] = (await LLMPlanner(model).plan(_given("Monday", awaiting=(waiting,)))).entries
+    assert len(entry.answers) == CLAIM_BUDGET
+    assert entry.answers[0].value == "day 1"
+    assert entry.answers[-1].value == "Monday"
 
 
 # --- through the OpenAI backend, over its real wire (respx-mocked) ---------------------------
@@ -185,3 +235,54 @@ async def test_an_openai_planner_links_the_users_answer_to_the_waiting_request(
     items = schema_of(answered)["properties"]["requests"]["items"]  # type: ignore[index]
     assert items["required"] == ["request", "agent", "waiting", "value"]
     assert f'1. `classes` asked "{SEATS}"' in answered["messages"][0]["content"]
+
+
+@pytest.mark.parametrize("mode", ["json_schema", "json_object", "prompt"])
+@pytest.mark.parametrize("strict", [False, True])
+async def test_a_model_answering_the_old_shape_after_a_question_costs_no_extra_call(
+    mode: str, strict: bool, httpx2_mock: respx.Router
+) -> None:
+    """A model (or a server that does not enforce the schema) that leaves out ``waiting`` and
+    ``value`` on the turn after an agent's question: they read as null, the plan is the model's,
+    as before the answer fields, with no repair call and the sub-agent reached."""
+    seen: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        seen.append(body)
+        said = str(body["messages"][-1]["content"])
+        entry = {"request": ASK if "class" in said else "2", "agent": "classes"}
+        return httpx.Response(200, json=completion(message({"requests": [entry]})))
+
+    httpx2_mock.post(URL).mock(side_effect=answer)
+    booked: list[int] = []
+
+    def book_class(seats: int) -> str:
+        """Book seats in the pottery studio's wheel-throwing class."""
+        booked.append(seats)
+        return f"{seats} seats are booked in the wheel-throwing class."
+
+    classes = ChildAgent(
+        name="classes",
+        mode=Mode.DIRECT,
+        description="Books seats in the pottery studio's wheel-throwing class.",
+        tools=[book_class],
+        model="rules",
+    )
+    model = OpenAIModel("gpt-4o-mini", api_key="sk-test", settings={"output_mode": mode})
+    bot = Parent(
+        name="studio",
+        model=model,
+        subagents=[classes],
+        planner=LLMPlanner(model),
+        composer=RulesComposer(),
+        strict=strict,
+    )
+    chat = bot.conversation()
+    await chat.send(ASK)
+    second = await chat.send("2")
+    await bot.aclose()
+    assert len(seen) == 2  # one plan a turn, no repair
+    assert "wait for the answer" in str(seen[1]["messages"])  # the waiting list was sent
+    assert [(p.request, p.agent, p.answers) for p in second.plan] == [("2", "classes", ())]
+    assert [r.agent for r in second.results] == ["classes"]
