@@ -523,6 +523,9 @@ def _subagent_instructions(agent: AgentView, *, level: int, several: bool = True
             outputs=_outputs(agent),
             extra_inputs=extra_inputs,
             several_requests=several,
+            # Only this SDK's runtime sends the user's answers (``userAnswers``), as only it
+            # sends several numbered requests; Copilot Studio passes its declared inputs alone.
+            user_answers=several,
             **_open_questions(agent),
         )
     )

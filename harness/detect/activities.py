@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.detect.transcript import Message, PlannedRequest, TurnRecord, tool_calls_from_json
+from harness.detect.transcript import (
+    Message,
+    PlannedRequest,
+    TurnRecord,
+    planned_from,
+    tool_calls_from_json,
+)
+from harness.text.claims import CLAIM_BUDGET
 from instructions.contract import MODES
 
 __all__ = [
@@ -273,12 +280,33 @@ class TraceAttribution:
             self._open.append((step, dialog.rsplit(".", 1)[-1]))
 
 
+def _answers(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The well-formed answers of a plan event's entry, as ``answers_json`` writes them (``{}``
+    when there are none): ``planned_from`` reads them without checking. An answer with an empty
+    value is dropped, and at most the last ``CLAIM_BUDGET`` are kept (the planner's limits)."""
+    raw = entry.get("answers")
+    kept = [
+        {"question": answer.get("question"), "value": answer["value"]}
+        for answer in (raw if isinstance(raw, list) else [])
+        if isinstance(answer, Mapping)
+        and isinstance(answer.get("value"), str)
+        and answer["value"].strip()
+        and isinstance(answer.get("question"), str | None)
+    ]
+    return {"answers": kept[-CLAIM_BUDGET:]} if kept else {}
+
+
 def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     """The plan of ``turn`` from a ``harness.plan`` event (see ``harness serve``), else None.
 
-    Its ``value`` is ``{"plan": [{"agent", "request"}], "answered_by": [...],
-    "requests_answered": [{"agent", "request"}], "failed": [...]}``; entries that are not strings
-    are skipped, so a malformed event gives an empty plan, never an error.
+    Its ``value`` is ``{"plan": [{"request", "agent", "answers"?}], "answered_by": [...],
+    "requests_answered": [{"request", "agent", "answers"?}], "failed": [...]}``, each entry in
+    the plan-entry JSON form (``planned_json``: ``answers`` is ``[{"question", "value"}]``, the
+    user's answers to what the agent asked about the request). What is malformed is skipped, so
+    a malformed event gives an empty plan, never an error: an entry whose request or agent is not
+    a string, an answer whose value is not a string or is empty (or whose question is neither a
+    string nor null); the entry of a skipped answer is kept, with its other answers (at most the
+    last ``CLAIM_BUDGET`` of them, as the planner keeps).
     """
     if activity.get("type") != "event" or activity.get("name") != PLAN_EVENT:
         return None
@@ -288,7 +316,7 @@ def plan_record(activity: Mapping[str, Any], turn: int) -> TurnRecord | None:
     def entries(key: str) -> tuple[PlannedRequest, ...]:
         raw = value.get(key)
         return tuple(
-            PlannedRequest(request=entry["request"], agent=entry["agent"])
+            planned_from({"request": entry["request"], "agent": entry["agent"], **_answers(entry)})
             for entry in (raw if isinstance(raw, list) else [])
             if isinstance(entry, Mapping)
             and isinstance(entry.get("request"), str)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.detect.activities import PLAN_EVENT
+from harness.detect.transcript import planned_json
 from harness.hosting._errors import UnavailableError
 from harness.runtime.parts import answering_agents, failed_agents
 
@@ -58,14 +59,19 @@ def wants_plan(channel_data: Any) -> bool:
 
 
 def plan_value(turn: Turn) -> dict[str, Any]:
-    """The plan event's ``value``: ``{"plan": [{"agent", "request"}], "answered_by": [...],
-    "requests_answered": [{"agent", "request"}], "failed": [...], "tool_calls": [{"agent",
-    "tools"}]}``, what a transcript reader needs to check missed requests, scope and the
-    scenario's tool checks."""
+    """The plan event's ``value``: ``{"plan": [{"request", "agent", "answers"?}],
+    "answered_by": [...], "requests_answered": [{"request", "agent", "answers"?}], "failed":
+    [...], "tool_calls": [{"agent", "tools"}]}``, what a transcript reader needs to check missed
+    requests, scope and the scenario's tool checks.
+
+    Plan entries are in the one plan-entry JSON form (``harness.detect.transcript.planned_json``):
+    a request the user answered an agent's question about carries ``"answers": [{"question",
+    "value"}]``, so a transcript of a served bot shows the value beside the request.
+    """
     return {
-        "plan": [{"agent": p.agent, "request": p.request} for p in turn.plan],
+        "plan": [planned_json(p) for p in turn.plan],
         "answered_by": list(answering_agents(turn.answered)),
-        "requests_answered": [{"agent": p.agent, "request": p.request} for p in turn.answered],
+        "requests_answered": [planned_json(p) for p in turn.answered],
         "failed": list(failed_agents(turn.results)),
         "tool_calls": [
             {"agent": r.agent, "tools": None if r.tool_calls is None else list(r.tool_calls)}

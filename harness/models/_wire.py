@@ -33,6 +33,7 @@ __all__ = [
     "schema_instruction",
     "schema_name",
     "tool_params",
+    "with_missing_nulls",
 ]
 
 PRICES: Mapping[str, tuple[float, float]] = {
@@ -355,6 +356,52 @@ def _basic_errors(schema: Mapping[str, Any], value: Any, path: list[Any]) -> lis
         for index, item in enumerate(value):
             errors += _basic_errors(schema["items"], item, [*path, index])
     return errors
+
+
+def with_missing_nulls(schema: Mapping[str, Any], value: Any) -> Any:
+    """``value`` with each missing required field whose schema allows null set to null (at any
+    depth: in objects by their ``properties``, in arrays by their ``items``); ``value`` itself when
+    none is missing (it is never changed in place).
+
+    OpenAI's strict structured outputs need every field required, so an optional field is written
+    as a required one that may be null (``"type": ["string", "null"]``). A model that leaves such a
+    field out (a server that does not enforce the schema, ``json_object`` or ``prompt`` mode) said
+    the same as null: the answer is read so, not sent back for repair.
+    """
+    if isinstance(value, dict):
+        props: Mapping[str, Any] = schema.get("properties") or {}
+        filled: dict[str, Any] | None = None
+        for name in schema.get("required") or ():
+            sub = props.get(name)
+            if name not in value and isinstance(sub, Mapping) and _allows_null(sub):
+                filled = filled if filled is not None else dict(value)
+                filled[name] = None
+        for name, sub in props.items():
+            if name in value and isinstance(sub, Mapping):
+                inner = with_missing_nulls(sub, value[name])
+                if inner is not value[name]:
+                    filled = filled if filled is not None else dict(value)
+                    filled[name] = inner
+        return value if filled is None else filled
+    items = schema.get("items")
+    if isinstance(value, list) and isinstance(items, Mapping):
+        inner_items = [with_missing_nulls(items, item) for item in value]
+        if any(new is not old for new, old in zip(inner_items, value, strict=True)):
+            return inner_items
+    return value
+
+
+def _allows_null(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` accepts null: its ``type`` is or lists ``"null"``, or a branch of its
+    ``anyOf`` / ``oneOf`` does."""
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    return any(
+        isinstance(branch, Mapping) and _allows_null(branch)
+        for key in ("anyOf", "oneOf")
+        for branch in schema.get(key) or ()
+    )
 
 
 def schema_errors(

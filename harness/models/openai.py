@@ -31,7 +31,8 @@ what failed, with ``status`` and ``attempts``. Attempts in a row that got no ans
 (``breaker_timeouts``), or requests in a row that spent all their retries and ended on a 429/5xx
 answer (``breaker_errors``), open a circuit breaker: for ``breaker_cooldown`` seconds every
 request fails at once, and any answer closes it. An answer that cannot be used (malformed JSON,
-JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt:
+JSON that breaks the schema, tool arguments that are not a JSON object) gets one repair attempt
+(a missing required field whose schema allows null is no break: it reads as null):
 the bad answer goes back to the model with the reason, and a second bad answer raises
 ``ModelBehaviorError`` (the runtime turns it into a ``failed`` sub-agent result). A refusal is
 returned as ``ModelResponse.refusal``.
@@ -81,6 +82,7 @@ from harness.models._wire import (
     loads_lenient,
     schema_errors,
     schema_name,
+    with_missing_nulls,
 )
 from harness.models.base import Model, ModelRequest, ModelResponse, ToolCall
 from harness.models.settings import OUTPUT_MODES, ModelSettings, OutputMode
@@ -615,6 +617,9 @@ class OpenAIModel(Model):
         except json.JSONDecodeError as exc:
             why = why_bad or f"is not valid JSON ({exc.msg} at character {exc.pos})"
             return _Unusable(reason=f"the answer {why}", body=text)
+        # A required field that may be null and is missing reads as null (OpenAI's strict mode
+        # needs every field required: nullable-required is how an optional field is written).
+        output = with_missing_nulls(schema, output)
         errors = schema_errors(schema, output)
         if errors:
             return _Unusable(

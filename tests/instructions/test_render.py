@@ -294,9 +294,10 @@ def test_templates_refuse_to_print_anything_but_text(value: object) -> None:
 
 
 def _without_several(text: str) -> str:
-    """An agent's prompt without the section on several requests in one call, as the Copilot
-    Studio fragments give it."""
-    return re.sub(r"\n## Several requests in one call\n\n[^\n]*\n", "", text).strip()
+    """An agent's prompt without the section on several requests in one call and the sentence on
+    ``userAnswers``, as the Copilot Studio fragments give it (only this SDK sends either)."""
+    text = re.sub(r"\n## Several requests in one call\n\n[^\n]*\n", "", text)
+    return re.sub(r"\nIf the user answered a question [^\n]*\n", "", text).strip()
 
 
 def test_copilot_studio_fragments_parse_and_match_the_authoring_schema() -> None:
