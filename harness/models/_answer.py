@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from harness.text._shapes import GREETINGS, VERBS
+from harness.text._shapes import GREETINGS, VERBS, word_class
 from harness.text.facts import DATE_WORDS
+from harness.text.spelled import NUMBER_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS, stem
 
 __all__ = [
@@ -43,7 +44,11 @@ _SEAL = "\u2063"
 """An invisible separator after the mark: the model's own join has it, and ``unmarked`` takes it
 out of any text the model is given, so a typed ", answer: 20" is never a mark."""
 _MARKS = re.compile(rf"(,\s*)({ANSWER_MARK}{_SEAL})", re.IGNORECASE)
-_JOINED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*(?P<value>[^,]+?)\s*$", re.IGNORECASE)
+# The value after the last mark: it may hold commas ("12 windows, on Friday": two details).
+_JOINED = re.compile(
+    rf",\s*{ANSWER_MARK}{_SEAL}\s*(?P<value>(?:(?!{ANSWER_MARK}{_SEAL}).)+?)\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
 _MARKED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*", re.IGNORECASE)
 
 # What may surround a value without saying anything else (closed classes): "yes, £20 please",
@@ -53,7 +58,8 @@ _OPENERS = re.compile(
     r"|(?:it's|it is|its|that's|that is|make it|it'll be|it would be|it should be)\s+"
     r"|(?:he|she|they|we|i|it|this|that)(?:'s|'re|'m|\s+is|\s+are|\s+am|'ll be|\s+will be)\s+"
     r"|(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}?[a-z']+\s+(?:is|are|was|=)\s+"
-    r"|(?:for|a|an)\s+)",
+    r"|there(?:'ll| will)? be\s+|there(?:'s| is| are)\s+"
+    r"|(?:for|a|an)\s+(?!(?:week|fortnight|month|day|quarter)\b))",
     re.IGNORECASE,
 )
 _CLOSERS = re.compile(
@@ -64,6 +70,7 @@ _ONE = re.compile(r"^(?:the|that)\s+(?P<value>.+?)\s+one$", re.IGNORECASE)
 # "2 more days": the count is the value.
 _MORE = re.compile(r"\b(\d+)\s+(?:more|extra|additional|further)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d")
+_IDENTIFIER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])|\d{3,}")
 # Words that join the parts of a value ("the 14th of March", "at 3pm", "to Sam", "next Monday").
 _JOINING = frozenset(
     ["the", "of", "on", "at", "for", "to", "from", "by", "in", "and", "a", "next", "this", "coming"]
@@ -117,7 +124,17 @@ _NOT_VALUES = frozenset(
         "representative",
     ]
 )
+# Words that qualify a date, a time or an amount without being one ("next Tuesday", "the day
+# after tomorrow", "Saturday afternoon", "half past 4", "around 2pm", "in 2 weeks"): closed
+# classes of English time and quantity phrases. They count only beside a value.
+_QUALIFYING = word_class(
+    "next this coming after before in within week weekend fortnight day days weeks morning"
+    " afternoon evening night lunchtime half quarter past o'clock oclock around about"
+    " approximately roughly ish early late midday us"
+)
 _VERBS = frozenset(VERBS.split("|"))
+_MAX_PLAIN = 3
+"""At most this many lower-case words of a value with no number or date ("dark green")."""
 _MAX_WORDS = 6
 """A longer message says more than a value."""
 
@@ -129,7 +146,10 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
 
     A value is a token with a digit or a currency sign (and the word after a number: "4 days",
     "20 quid"), a date or day word ("the 14th", "next Monday", "tomorrow"), a capitalised name
-    ("Sam", "Premium"), or one lower-case word ("gold", "a beginner"). ``framing``: the words of
+    ("Sam", "Premium"), one lower-case word ("gold", "a beginner") or up to three describing
+    words ("dark green"), with the words that qualify a date, a time or an amount ("next
+    Tuesday", "Saturday afternoon", "around 2pm"); several details may come at once ("two
+    adults, Saturday the 9th": ``_answer_values`` reads them). ``framing``: the words of
     the request and the question the message answers, which may name the value ("lesson
     L-7781" after "What is your lesson number?")."""
     text = message.strip()
@@ -151,15 +171,21 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
     core = [w for w in words if w.lower().strip(",.;:!") not in _JOINING]
     valued = False
     after_number = False
+    plain = 0
+    named_before = False
     for word in words:
         bare = word.strip(",.;:!'\"()")
         low = bare.lower()
         number = after_number
-        after_number = bool(_NUMBER.search(bare))
+        after_number = bool(_NUMBER.search(bare)) or low in NUMBER_WORDS
         if after_number or bare[:1] in ("£", "$", "€") or low in _VALUE_WORDS:
+            if named_before and _IDENTIFIER.search(bare):
+                return None  # another noun naming an identifier: "card LB-5521" for a lesson
             valued = True
         elif low in _JOINING and len(words) > 1:
             continue
+        elif low in _QUALIFYING and len(words) > 1:
+            continue  # "next Tuesday", "Saturday afternoon", "around 2pm": part of the value
         elif number and bare.isalpha() and low not in _VERBS:
             continue  # what a number counts: "4 days", "20 quid"
         elif (
@@ -176,8 +202,12 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
         elif bare[:1].isupper() or len(core) == 1:
             valued = True  # a name, or one word alone ("gold" for a choice of plan)
         else:
-            return None
-    return text if valued else None
+            plain += 1  # a describing word: "dark green", "a watch, collected on Monday"
+            valued = True
+            named_before = True
+            continue
+        named_before = False
+    return text if valued and plain <= _MAX_PLAIN else None
 
 
 def unmarked(text: str) -> str:

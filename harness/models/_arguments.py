@@ -42,6 +42,7 @@ from typing import Any
 
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
+from harness.models._answer_values import answered_args
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -586,6 +587,12 @@ def fill(
             value = _rest(others, _spans(others), (), tool)
         if value:
             args[describing] = value
+    if joined is not None and not strict:
+        # The user's answer fills what the request lacked, detail by detail and each whole
+        # ("next Tuesday", "size M, blue"): ``_answer_values``.
+        given = fill(properties, required, joined[0], tool=tool, about=about)
+        lacking = [n for n in required if n in properties and n not in given]
+        args.update(answered_args(properties, lacking, joined[1]))
     return args
 
 
