@@ -70,7 +70,6 @@ _ONE = re.compile(r"^(?:the|that)\s+(?P<value>.+?)\s+one$", re.IGNORECASE)
 # "2 more days": the count is the value.
 _MORE = re.compile(r"\b(\d+)\s+(?:more|extra|additional|further)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d")
-_IDENTIFIER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])|\d{3,}")
 # Words that join the parts of a value ("the 14th of March", "at 3pm", "to Sam", "next Monday").
 _JOINING = frozenset(
     ["the", "of", "on", "at", "for", "to", "from", "by", "in", "and", "a", "next", "this", "coming"]
@@ -133,8 +132,6 @@ _QUALIFYING = word_class(
     " approximately roughly ish early late midday us"
 )
 _VERBS = frozenset(VERBS.split("|"))
-_MAX_PLAIN = 3
-"""At most this many lower-case words of a value with no number or date ("dark green")."""
 _MAX_WORDS = 6
 """A longer message says more than a value."""
 
@@ -146,10 +143,10 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
 
     A value is a token with a digit or a currency sign (and the word after a number: "4 days",
     "20 quid"), a date or day word ("the 14th", "next Monday", "tomorrow"), a capitalised name
-    ("Sam", "Premium"), one lower-case word ("gold", "a beginner") or up to three describing
-    words ("dark green"), with the words that qualify a date, a time or an amount ("next
-    Tuesday", "Saturday afternoon", "around 2pm"); several details may come at once ("two
-    adults, Saturday the 9th": ``_answer_values`` reads them). ``framing``: the words of
+    ("Sam", "Premium") or one lower-case word ("gold", "a beginner"), with the words that
+    qualify a date, a time or an amount when the reply gives one ("next Tuesday", "Saturday
+    afternoon", "around 2pm"; never "in a bit"); several details may come at once ("two adults,
+    Saturday the 9th": ``_answer_values`` reads them). ``framing``: the words of
     the request and the question the message answers, which may name the value ("lesson
     L-7781" after "What is your lesson number?")."""
     text = message.strip()
@@ -169,22 +166,24 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
         return None
     framed = {stem(w.lower()) for w in framing}
     core = [w for w in words if w.lower().strip(",.;:!") not in _JOINING]
+    # A word that qualifies a date, a time or an amount ("next", "afternoon", "around") is part
+    # of the value only when the reply gives one: "in a bit" and "about that" give none.
+    real = any(
+        _NUMBER.search(b) or b[:1] in ("£", "$", "€") or b.lower() in _VALUE_WORDS | NUMBER_WORDS
+        for b in (w.strip(",.;:!'\"()") for w in words)
+    )
     valued = False
     after_number = False
-    plain = 0
-    named_before = False
     for word in words:
         bare = word.strip(",.;:!'\"()")
         low = bare.lower()
         number = after_number
         after_number = bool(_NUMBER.search(bare)) or low in NUMBER_WORDS
         if after_number or bare[:1] in ("£", "$", "€") or low in _VALUE_WORDS:
-            if named_before and _IDENTIFIER.search(bare):
-                return None  # another noun naming an identifier: "card LB-5521" for a lesson
             valued = True
         elif low in _JOINING and len(words) > 1:
             continue
-        elif low in _QUALIFYING and len(words) > 1:
+        elif real and low in _QUALIFYING and len(words) > 1:
             continue  # "next Tuesday", "Saturday afternoon", "around 2pm": part of the value
         elif number and bare.isalpha() and low not in _VERBS:
             continue  # what a number counts: "4 days", "20 quid"
@@ -202,12 +201,8 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
         elif bare[:1].isupper() or len(core) == 1:
             valued = True  # a name, or one word alone ("gold" for a choice of plan)
         else:
-            plain += 1  # a describing word: "dark green", "a watch, collected on Monday"
-            valued = True
-            named_before = True
-            continue
-        named_before = False
-    return text if valued and plain <= _MAX_PLAIN else None
+            return None
+    return text if valued else None
 
 
 def unmarked(text: str) -> str:

@@ -2,16 +2,17 @@
 
 An agent that lacked values asked for them; the user's answer (``_answer.given_value``) may give
 one value with its qualifier ("next Tuesday", "Saturday afternoon", "around 2pm", "6 hrs",
-"about 3 kilos") or several details at once ("two adults, Saturday the 9th", "size M, blue",
-"Friday at 10am"). The answer is cut into details (at commas and "and", then before "on", "at",
+"about 3 kilos") or several details at once ("two adults, Saturday the 9th", "Friday at
+10am", "deluxe, on Friday"). The answer is cut into details (at commas and "and", then before "on", "at",
 "for"), and each detail goes to the one argument whose kind it fits: a date, a time of day, a
-count or a measure, one of the values a ``Literal`` lists, or a word for any other string. Only
-when every detail fits a different argument are they used, and only for the arguments the request
-lacked; otherwise nothing is read this way. A date or a time keeps every word of it
-the user said ("next Tuesday", never "Tuesday").
+count or a measure, or one of the values a ``Literal`` lists. Only when every detail fits a
+different argument are they used, and only for the arguments the request lacked; otherwise
+nothing is read this way. A date or a time keeps every word of it the user said ("next
+Tuesday", never "Tuesday").
 
-Identifiers, names, contacts, amounts of money and free text are left to ``_arguments.fill``,
-which reads them from the request joined with its answer as before.
+Identifiers, names, contacts, amounts of money and any other text ("flower", "breed") are left to
+``_arguments.fill``, which reads them from the request joined with its answer as before: a
+lower-case reply shows no kind, and remarks ("cheaper ones", "hang on") are not values.
 
 Everything here is English: closed classes, not any bot's words.
 """
@@ -59,9 +60,7 @@ _SPOKEN_TIME = re.compile(
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # Words a detail may open with that are none of its value ("on Friday", "at 10am", "a pen").
 _LEAD = frozenset({"on", "at", "for", "by", "from", "until", "till"})
-_ARTICLES = frozenset({"a", "an", "the", "size", "colour", "color", "some"})
 _TRAIL = frozenset({"one", "ones", "please"})
-_MAX_DETAIL_WORDS = 4
 
 
 def details(value: str) -> list[list[str]]:
@@ -135,8 +134,8 @@ def _count(piece: str) -> float | None:
 
 def _kind(name: str, schema: Mapping[str, Any]) -> str:
     """What kind of value the argument ``name`` takes, as this module reads answers: ``date``,
-    ``time``, ``count``, ``measure``, ``choice``, ``word``, or ``""`` for one left to
-    ``_arguments.fill`` (an identifier, a name, a contact, money, free text)."""
+    ``time``, ``count``, ``measure``, ``choice``, or ``""`` for one left to
+    ``_arguments.fill`` (an identifier, a name, a contact, money, any other text)."""
     parts = [p for p in name.lower().split("_") if p]
     last = parts[-1] if parts else ""
     kind = schema.get("type", "string")
@@ -154,7 +153,9 @@ def _kind(name: str, schema: Mapping[str, Any]) -> str:
         return "time"
     if last in DATE_NAMES or last.endswith(("date", "dates", "day", "days")):
         return "date"
-    return "word"
+    # Any other text ("flower", "breed", "subject"): no kind a detail could show it fits, so a
+    # remark ("cheaper ones", "hang on", "good question") never fills it; ``fill`` reads it.
+    return ""
 
 
 def _fit(piece: str, name: str, schema: Mapping[str, Any]) -> Any:
@@ -174,18 +175,6 @@ def _fit(piece: str, name: str, schema: Mapping[str, Any]) -> Any:
     if kind == "choice":
         said = {w.lower() for w in _words(piece)}
         return next((c for c in choices(schema) if c.lower() in said), None)
-    if kind == "word":
-        words = [w for w in piece.split() if w.lower() not in _ARTICLES]
-        text = _trimmed(" ".join(words), leads=_LEAD)
-        if (
-            not text
-            or len(text.split()) > _MAX_DETAIL_WORDS
-            or any(c.isdigit() for c in text)
-            or _is_date(text)
-            or _is_time(text)
-        ):
-            return None
-        return text
     return None
 
 
@@ -199,9 +188,9 @@ def _assign(
     pieces: Sequence[str], properties: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any] | None:
     """Each detail to a different argument it fits, most particular kinds first (a listed value
-    before a date or a time, those before a count, a plain word last); None when some detail
+    before a date or a time, those before a count); None when some detail
     fits none."""
-    order = {"choice": 0, "date": 1, "time": 1, "count": 2, "measure": 2, "word": 3}
+    order = {"choice": 0, "date": 1, "time": 1, "count": 2, "measure": 2}
     names = sorted(
         (n for n in properties if _kind(n, properties[n])),
         key=lambda n: order[_kind(n, properties[n])],
