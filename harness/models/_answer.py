@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from harness.text._shapes import GREETINGS, VERBS
+from harness.text._shapes import GREETINGS, VERBS, word_class
 from harness.text.facts import DATE_WORDS
+from harness.text.spelled import NUMBER_WORDS
 from harness.text.words import NEGATIONS, REQUEST_STOPWORDS, stem
 
 __all__ = [
@@ -43,7 +44,11 @@ _SEAL = "\u2063"
 """An invisible separator after the mark: the model's own join has it, and ``unmarked`` takes it
 out of any text the model is given, so a typed ", answer: 20" is never a mark."""
 _MARKS = re.compile(rf"(,\s*)({ANSWER_MARK}{_SEAL})", re.IGNORECASE)
-_JOINED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*(?P<value>[^,]+?)\s*$", re.IGNORECASE)
+# The value after the last mark: it may hold commas ("12 windows, on Friday": two details).
+_JOINED = re.compile(
+    rf",\s*{ANSWER_MARK}{_SEAL}\s*(?P<value>(?:(?!{ANSWER_MARK}{_SEAL}).)+?)\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
 _MARKED = re.compile(rf",\s*{ANSWER_MARK}{_SEAL}\s*", re.IGNORECASE)
 
 # What may surround a value without saying anything else (closed classes): "yes, £20 please",
@@ -53,7 +58,8 @@ _OPENERS = re.compile(
     r"|(?:it's|it is|its|that's|that is|make it|it'll be|it would be|it should be)\s+"
     r"|(?:he|she|they|we|i|it|this|that)(?:'s|'re|'m|\s+is|\s+are|\s+am|'ll be|\s+will be)\s+"
     r"|(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}?[a-z']+\s+(?:is|are|was|=)\s+"
-    r"|(?:for|a|an)\s+)",
+    r"|there(?:'ll| will)? be\s+|there(?:'s| is| are)\s+"
+    r"|(?:for|a|an)\s+(?!(?:week|fortnight|month|day|quarter)\b))",
     re.IGNORECASE,
 )
 _CLOSERS = re.compile(
@@ -117,6 +123,14 @@ _NOT_VALUES = frozenset(
         "representative",
     ]
 )
+# Words that qualify a date, a time or an amount without being one ("next Tuesday", "the day
+# after tomorrow", "Saturday afternoon", "half past 4", "around 2pm", "in 2 weeks"): closed
+# classes of English time and quantity phrases. They count only beside a value.
+_QUALIFYING = word_class(
+    "next this coming after before in within week weekend fortnight day days weeks morning"
+    " afternoon evening night lunchtime half quarter past o'clock oclock around about"
+    " approximately roughly ish early late midday us"
+)
 _VERBS = frozenset(VERBS.split("|"))
 _MAX_WORDS = 6
 """A longer message says more than a value."""
@@ -129,7 +143,10 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
 
     A value is a token with a digit or a currency sign (and the word after a number: "4 days",
     "20 quid"), a date or day word ("the 14th", "next Monday", "tomorrow"), a capitalised name
-    ("Sam", "Premium"), or one lower-case word ("gold", "a beginner"). ``framing``: the words of
+    ("Sam", "Premium") or one lower-case word ("gold", "a beginner"), with the words that
+    qualify a date, a time or an amount when the reply gives one ("next Tuesday", "Saturday
+    afternoon", "around 2pm"; never "in a bit"); several details may come at once ("two adults,
+    Saturday the 9th": ``_answer_values`` reads them). ``framing``: the words of
     the request and the question the message answers, which may name the value ("lesson
     L-7781" after "What is your lesson number?")."""
     text = message.strip()
@@ -149,17 +166,25 @@ def given_value(message: str, *, framing: Iterable[str] = ()) -> str | None:
         return None
     framed = {stem(w.lower()) for w in framing}
     core = [w for w in words if w.lower().strip(",.;:!") not in _JOINING]
+    # A word that qualifies a date, a time or an amount ("next", "afternoon", "around") is part
+    # of the value only when the reply gives one: "in a bit" and "about that" give none.
+    real = any(
+        _NUMBER.search(b) or b[:1] in ("£", "$", "€") or b.lower() in _VALUE_WORDS | NUMBER_WORDS
+        for b in (w.strip(",.;:!'\"()") for w in words)
+    )
     valued = False
     after_number = False
     for word in words:
         bare = word.strip(",.;:!'\"()")
         low = bare.lower()
         number = after_number
-        after_number = bool(_NUMBER.search(bare))
+        after_number = bool(_NUMBER.search(bare)) or low in NUMBER_WORDS
         if after_number or bare[:1] in ("£", "$", "€") or low in _VALUE_WORDS:
             valued = True
         elif low in _JOINING and len(words) > 1:
             continue
+        elif real and low in _QUALIFYING and len(words) > 1:
+            continue  # "next Tuesday", "Saturday afternoon", "around 2pm": part of the value
         elif number and bare.isalpha() and low not in _VERBS:
             continue  # what a number counts: "4 days", "20 quid"
         elif (

@@ -42,6 +42,7 @@ from typing import Any
 
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
+from harness.models._answer_values import answered_args
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -417,6 +418,7 @@ def fill(
     whole: str = "",
     strict: bool = False,
     about: str = "",
+    answers: bool = True,
 ) -> dict[str, Any]:
     """The arguments of the tool named ``tool`` with ``properties`` (JSON schema) and
     ``required`` names for the request clause ``text`` (see the module docstring); a count, a
@@ -424,7 +426,9 @@ def fill(
     With ``strict``, only the values the request names plainly: counts, dates, days, times and
     identifiers (no free text, no names, no rest). ``about`` is the tool's docstring: a value
     the request names that is one of an argument's choices (a ``Literal`` type) or of the
-    examples the docstring gives for it ("an animal, e.g. penguins or otters") fills it."""
+    examples the docstring gives for it ("an animal, e.g. penguins or otters") fills it. With
+    ``answers`` (the default), each answer joined to the request also fills, detail by detail,
+    what was still lacking when it was given (``_answered``)."""
     spans = _spans(text)
     words = [w for w, _, _ in spans]
     facts = extract_facts(mask_answer(text))
@@ -586,7 +590,34 @@ def fill(
             value = _rest(others, _spans(others), (), tool)
         if value:
             args[describing] = value
+    if joined is not None and not strict and answers:
+        # The user's answers fill what the request lacked, detail by detail and each whole
+        # ("next Tuesday", "Friday for 6"): ``_answer_values``.
+        args.update(_answered(properties, required, text, tool=tool, about=about))
     return args
+
+
+def _answered(
+    properties: Mapping[str, Mapping[str, Any]],
+    required: Sequence[str],
+    text: str,
+    *,
+    tool: str,
+    about: str,
+) -> dict[str, Any]:
+    """The values the answers joined to a request in ``text`` give, the first answer first, each
+    only to the arguments still lacking when it was given: "book a boat" answered "next Sunday",
+    then "4", books "next Sunday" for 4."""
+    joined = split_answer(text)
+    if joined is None:
+        return {}
+    before = _answered(properties, required, joined[0], tool=tool, about=about)
+    given = {
+        **fill(properties, required, joined[0], tool=tool, about=about, answers=False),
+        **before,
+    }
+    lacking = [n for n in required if n in properties and n not in given]
+    return {**before, **answered_args(properties, lacking, joined[1])}
 
 
 def _asks_or_names(text: str) -> bool:
