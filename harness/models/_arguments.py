@@ -514,7 +514,7 @@ def fill(
             kinds, names = _DATE_KINDS, _RELATIVE_DAYS
             if noun == "month":
                 kinds, names = frozenset({"month", "date"}), frozenset()
-        elif noun in TIME_NAMES:
+        elif noun in TIME_NAMES or _takes_time(name):
             kinds, names = frozenset({"time"}), frozenset()
         else:
             kinds = names = frozenset()
@@ -718,7 +718,18 @@ def only_values(properties: Mapping[str, Any], text: str) -> bool:
 def names_when(name: str) -> bool:
     """Whether the argument ``name`` takes a date, a day, a month or a time."""
     noun = _noun(name)
-    return noun in DATE_NAMES or noun in TIME_NAMES or name.lower().endswith(("date", "dates"))
+    return (
+        noun in DATE_NAMES
+        or noun in TIME_NAMES
+        or _takes_time(name)
+        or name.lower().endswith(("date", "dates"))
+    )
+
+
+def _takes_time(name: str) -> bool:
+    """Whether the argument's last word is "time" ("time", "pickup_time"): its stem ("tim") is not
+    among ``TIME_NAMES``, so the noun alone does not tell."""
+    return name.lower().split("_")[-1] in ("time", "times")
 
 
 def lacks(properties: Mapping[str, Any], required: Sequence[str], args: Mapping[str, Any]) -> bool:

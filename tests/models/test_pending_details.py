@@ -24,8 +24,6 @@ _TURN_ONE = {
     **dict.fromkeys([f"window_cleaning-{i}" for i in range(7)], "a window clean counts 1"),
     # "a red t-shirt": the colour before the noun is not read from the request.
     **dict.fromkeys(["tshirt_shop-1", "tshirt_shop-2"], "colour in the request unread"),
-    # "at 11am": an argument named ``time`` is never filled from the request.
-    **dict.fromkeys(["barber-1", "barber-3"], "time in the request unread"),
     # "engrave a tankard" calls the prices tool; "hire a ..." and "arrange a courier" are
     # planned to no agent: turn 1 never asks.
     **dict.fromkeys(["engraving-0", "engraving-3", "engraving-4"], "turn 1 reads prices"),
