@@ -33,6 +33,7 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
+from harness.planning._nonrequest import asks_nothing
 from harness.planning._refer import referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
@@ -288,6 +289,7 @@ def _requests(
         for goes, (text, asks) in zip(found, parts, strict=True)
     ]
     parts = _with_scene(message, parts, found, kept)
+    parts = _social_joined(message, parts)
     parts = _unplanned(message, parts)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
@@ -336,6 +338,46 @@ def _with_scene(
     if scene:
         out += [(text, text) for text in scene]
     return out
+
+
+def _social_joined(message: str, parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``parts`` with each part that only greets, thanks, apologises, wishes well or announces
+    what follows (``harness.planning._nonrequest.asks_nothing``: "Sorry to bother you.", "I have
+    two questions.") joined to the request after it, or to the one before it when it ends the
+    message: planned alone, it was a request no agent takes, and the reply said it could not
+    help with it. The joined part is routed on what the request asks, as before; its text is
+    the message's own from the first part to the last when they are found in it in order."""
+    if len(parts) < 2 or not any(asks_nothing(asks) for _, asks in parts):
+        return parts
+    out: list[tuple[str, str]] = []
+    waiting: list[str] = []  # social parts before the next request
+    for text, asks in parts:
+        if asks_nothing(asks) and asks_nothing(text):
+            waiting.append(text)
+            continue
+        if waiting:
+            text = _joined(message, [*waiting, text])
+            waiting = []
+        out.append((text, asks))
+    if waiting:
+        if not out:
+            return parts
+        text, asks = out[-1]
+        out[-1] = (_joined(message, [text, *waiting]), asks)
+    return out
+
+
+def _joined(message: str, texts: list[str]) -> str:
+    """The message's own text from the first of ``texts`` to the end of the last, when each is
+    found in it after the one before; else the texts joined with spaces."""
+    start = message.find(texts[0])
+    at = start
+    for text in texts:
+        found = message.find(text, at) if at >= 0 else -1
+        if found < 0:
+            return " ".join(texts)
+        at = found + len(text)
+    return message[start:at]
 
 
 # The joining words and commas at the start of a lost stretch ("as well as reset ...").
