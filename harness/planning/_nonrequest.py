@@ -2,7 +2,8 @@
 you're well") or an announcement of what follows ("I have two questions.", "Just a couple of
 things before our trip"). Planned alone, such a part became a request of its own that no agent
 took, and the reply said "I can't help with ..." beside the real answers; the offline planner
-(``harness.planning.rules``) joins it to the request next to it instead.
+(``harness.planning.rules``) joins it to the request next to it instead, when it routes to no
+agent or to that request's agent.
 
 Closed classes of social formulas, read clause by clause: every clause of the part must be one,
 or the part is a request (or a statement the planner's other rules read). A clause that asks ("?",

@@ -69,3 +69,31 @@ async def test_a_problem_statement_after_a_greeting_stays_a_request() -> None:
         "Hello. My bin wasn't collected again this week. Also what are the library hours?",
     )
     assert [agent for agent, _ in entries] == ["waste", "libraries"]
+
+
+@pytest.mark.parametrize(
+    "social",
+    [
+        "Sorry about my parking ticket.",
+        "Thanks for sorting my council tax bill.",
+        "I have a question about my parking permit.",
+    ],
+)
+async def test_a_social_part_naming_another_agents_topic_stays_a_request_of_its_own(
+    social: str,
+) -> None:
+    # Joined to the bin request, the topic would go to the waste agent and be lost.
+    entries = await _plan("council", f"{social} When is my black bin collected?")
+    assert len(entries) == 2
+    assert entries[0][1] == social.rstrip(".")
+    assert entries[0][0] not in ("waste", "town_council")
+    assert entries[1] == ("waste", "When is my black bin collected")
+
+
+async def test_a_repeated_social_word_joins_each_request_once() -> None:
+    message = "Sorry. When is my black bin collected? Sorry. And how do I pay a parking fine?"
+    entries = await _plan("council", message)
+    assert [agent for agent, _ in entries] == ["waste", "parking"]
+    # Each entry starts at its own "Sorry.", not at the message's first one.
+    assert entries[1][1].startswith("Sorry. And how do I pay")
+    assert sum("black bin" in request for _, request in entries) == 1
