@@ -33,6 +33,7 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
+from harness.planning._nonrequest import asks_nothing
 from harness.planning._refer import referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
@@ -288,6 +289,9 @@ def _requests(
         for goes, (text, asks) in zip(found, parts, strict=True)
     ]
     parts = _with_scene(message, parts, found, kept)
+    parts = _social_joined(
+        message, parts, lambda piece: router.best(piece, minimum=threshold) or meant(piece)
+    )
     parts = _unplanned(message, parts)
     to_route = {text: asks for text, asks in parts if worded(asks) or meant(asks) is not None}
     return [text for text, _ in parts], to_route
@@ -336,6 +340,71 @@ def _with_scene(
     if scene:
         out += [(text, text) for text in scene]
     return out
+
+
+def _social_joined(
+    message: str, parts: list[tuple[str, str]], agent_of: Callable[[str], str | None]
+) -> list[tuple[str, str]]:
+    """``parts`` with each part that only greets, thanks, apologises, wishes well or announces
+    what follows (``harness.planning._nonrequest.asks_nothing``: "Sorry to bother you.", "I have
+    two questions.") joined to the request after it, or to the one before it when it ends the
+    message: planned alone, it was a request no agent takes, and the reply said it could not
+    help with it. The joined part is routed on what the request asks, as before; its text is
+    the message's own from the first part to the last when they are found in it in order.
+
+    Only a part that goes to no agent (``agent_of``: the agent its words or meaning name) is
+    joined, or one whose agent is the agent of the request it would join: "Sorry about my card
+    being declined." names a topic, and before another agent's request it stays a request of
+    its own."""
+    social = [asks_nothing(asks) and asks_nothing(text) for text, asks in parts]
+    if len(parts) < 2 or not any(social):
+        return parts
+    for i, (_, asks) in enumerate(parts):
+        if social[i] and (agent := agent_of(asks)) is not None:
+            after = [j for j in range(i + 1, len(parts)) if not social[j]]
+            before = [j for j in range(i) if not social[j]]
+            target = after[0] if after else before[-1] if before else None
+            social[i] = target is not None and agent_of(parts[target][1]) == agent
+    out: list[tuple[str, str]] = []
+    waiting: list[str] = []  # social parts before the next request
+    at = 0  # where the message is searched from: each search goes on from the last (linear)
+    for (text, asks), joins in zip(parts, social, strict=True):
+        if joins:
+            waiting.append(text)
+            continue
+        if waiting:
+            text, at = _joined(message, [*waiting, text], at)
+            waiting = []
+        else:
+            found = message.find(text, at)
+            at = found + len(text) if found >= 0 else at
+        out.append((text, asks))
+    if waiting:
+        if not out:
+            return parts
+        text, asks = out[-1]
+        out[-1] = (_joined(message, [text, *waiting], _start(message, text, at))[0], asks)
+    return out
+
+
+def _joined(message: str, texts: list[str], at: int) -> tuple[str, int]:
+    """The message's own text from the first of ``texts`` to the end of the last, when each is
+    found in it from ``at`` on after the one before, and where it ends; else the texts joined
+    with spaces, and ``at``."""
+    start = message.find(texts[0], at)
+    end = start
+    for text in texts:
+        found = message.find(text, end) if end >= 0 else -1
+        if found < 0:
+            return " ".join(texts), at
+        end = found + len(text)
+    return message[start:end], end
+
+
+def _start(message: str, text: str, end: int) -> int:
+    """Where ``text``, found in ``message`` ending at or before ``end``, starts (0 if not)."""
+    found = message.rfind(text, 0, end)
+    return max(found, 0)
 
 
 # The joining words and commas at the start of a lost stretch ("as well as reset ...").
