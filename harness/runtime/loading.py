@@ -98,7 +98,10 @@ def load_bot(
             module = _import(module_name, near)
         except ImportError as exc:
             raise ConfigError(f"cannot import {module_name!r}: {exc}") from exc
-        obj = getattr(module, attr, None)
+        if not hasattr(module, attr):
+            where = getattr(module, "__file__", None) or "a folder without __init__.py"
+            raise ConfigError(f"{text!r}: module {module_name!r} ({where}) has no {attr!r}")
+        obj = getattr(module, attr)
         if callable(obj) and not isinstance(obj, Parent):
             obj = obj()
         if not isinstance(obj, Parent):
@@ -120,10 +123,17 @@ def _import(module_name: str, near: Path | None) -> Any:
     if own is not None and _imported_elsewhere(top, own):
         return _import_by_path(module_name, own)
     try:
-        return _import_user_module(module_name)
+        module = _import_user_module(module_name)
     except ModuleNotFoundError as exc:
         if own is None or exc.name != top:
             raise
+    else:
+        if own is None or not _namespace(sys.modules.get(top)):
+            return module
+        # A folder of that name without ``__init__.py`` somewhere on the import path (a namespace
+        # package) does not hide ``near``'s module: Python itself prefers a module to such a
+        # folder wherever both are on the path.
+        return _import_by_path(module_name, own)
     assert near is not None
     folder = str(near.resolve())
     sys.path.append(folder)  # after everything else: the import path still wins
@@ -141,10 +151,21 @@ def _file_in(folder: Path, top: str) -> Path | None:
     return None
 
 
+def _namespace(module: Any) -> bool:
+    """Whether ``module`` is a namespace package: a folder without ``__init__.py``, no file."""
+    return (
+        module is not None
+        and getattr(module, "__file__", None) is None
+        and (hasattr(module, "__path__"))
+    )
+
+
 def _imported_elsewhere(top: str, own: Path) -> bool:
     """Whether ``top`` is already imported from another file than ``own`` and the import path
     itself does not lead to that other file (if it does, the import path wins, as always)."""
     loaded = sys.modules.get(top)
+    if _namespace(loaded):
+        return True  # see ``_import``: a module beats a folder without ``__init__.py``
     where = getattr(loaded, "__file__", None)
     if loaded is None or where is None or Path(where).resolve() == own:
         return False

@@ -6,12 +6,14 @@ silently, on the first folder's bot)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import harness.testing._driver  # noqa: F401  (see test_pytest_plugin.py)
+from harness.exceptions import ConfigError
 from harness.runtime.loading import load_bot
 
 BOT = """\
@@ -98,3 +100,34 @@ def test_each_folder_runs_its_own_bot_in_one_simulate_run(
     assert "unknown agent" not in result.output
     totals = json.loads(report.read_text(encoding="utf-8"))["totals"]
     assert (totals["conversations"], totals["failed"], totals["errors"]) == (2, 0, 0)
+
+
+@pytest.mark.parametrize("imported_first", [False, True], ids=["on_the_path", "imported"])
+def test_a_folder_of_the_same_name_on_the_path_does_not_hide_the_bot_beside_the_scenarios(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, imported_first: bool
+) -> None:
+    # ``harness new s69_twin_desk`` run in a folder on the import path leaves a folder
+    # ``s69_twin_desk/`` without ``__init__.py`` there: Python would import it as an empty
+    # namespace package, and the scenario's ``s69_twin_desk:make`` used to be "not a Parent".
+    a, _ = _layout(tmp_path / "project", "s69_twin_desk")
+    other = tmp_path / "elsewhere"
+    (other / "s69_twin_desk").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(other))
+    monkeypatch.delitem(sys.modules, "s69_twin_desk", raising=False)
+    if imported_first:
+        import s69_twin_desk  # type: ignore[import-not-found]  # noqa: F401
+
+        monkeypatch.setitem(sys.modules, "s69_twin_desk", sys.modules["s69_twin_desk"])
+    assert load_bot("s69_twin_desk:make", near=a.parent).name == "desk_a"
+
+
+def test_a_missing_attribute_is_named_with_its_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _ = _layout(tmp_path, "s69_twin_attr")
+    monkeypatch.syspath_prepend(str(a.parent))
+    monkeypatch.delitem(sys.modules, "s69_twin_attr", raising=False)
+    with pytest.raises(ConfigError) as caught:
+        load_bot("s69_twin_attr:build")
+    assert str(a.parent / "s69_twin_attr.py") in str(caught.value)
+    assert "has no 'build'" in str(caught.value)
