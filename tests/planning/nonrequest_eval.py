@@ -15,41 +15,33 @@ model). ``--show`` lists the fit half's misses (the check half is read in aggreg
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from harness.detect.transcript import PlannedRequest
 from harness.models.base import AgentCard
-from harness.planning import PlanInput, RulesPlanner
 from harness.runtime.loading import load_bot
 from tests.detect.planner_baseline import coverage
+from tests.planning import probe_bots
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "nonrequest"
 FIT = ("ski", "council")
 CHECK = ("broadband", "dental")
 
 
-@cache
 def bot(name: str) -> tuple[str, tuple[AgentCard, ...]]:
-    """The parent's name and the agents' cards of a probe bot, as its YAML file loads them."""
-    parent = load_bot(HERE / f"{name}.yaml")
-    return parent.name, parent.dependencies.cards
+    """The parent's name and the agents' cards of a probe bot (``probe_bots.bot``)."""
+    return probe_bots.bot("nonrequest", name)
 
 
 def probes() -> list[dict[str, Any]]:
-    lines = (HERE / "probes.jsonl").read_text("utf-8").splitlines()
-    return [json.loads(line) for line in lines if line]
+    return probe_bots.probes("nonrequest")
 
 
 async def plan(message: dict[str, Any]) -> tuple[PlannedRequest, ...]:
-    parent, cards = bot(message["bot"])
-    given = PlanInput(parent=parent, message=message["text"], agents=cards)
-    result = await RulesPlanner().plan(given)
-    return tuple(PlannedRequest(request=e.request, agent=e.agent) for e in result.entries)
+    return await probe_bots.plan("nonrequest", message)
 
 
 def score(

@@ -177,6 +177,23 @@ ASK = "I'd like to book the wheel-throwing class"
 SEATS = "How many seats do you want?"
 
 
+def _classes(booked: list[int]) -> ChildAgent:
+    """The pottery studio's class-booking agent (offline model); its tool logs the seats booked."""
+
+    def book_class(seats: int) -> str:
+        """Book seats in the pottery studio's wheel-throwing class."""
+        booked.append(seats)
+        return f"{seats} seats are booked in the wheel-throwing class."
+
+    return ChildAgent(
+        name="classes",
+        mode=Mode.DIRECT,
+        description="Books seats in the pottery studio's wheel-throwing class.",
+        tools=[book_class],
+        model="rules",
+    )
+
+
 def _server(seen: list[dict[str, Any]]) -> Any:
     def answer(request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
@@ -198,19 +215,7 @@ async def test_an_openai_planner_links_the_users_answer_to_the_waiting_request(
     seen: list[dict[str, Any]] = []
     httpx2_mock.post(URL).mock(side_effect=_server(seen))
     booked: list[int] = []
-
-    def book_class(seats: int) -> str:
-        """Book seats in the pottery studio's wheel-throwing class."""
-        booked.append(seats)
-        return f"{seats} seats are booked in the wheel-throwing class."
-
-    classes = ChildAgent(
-        name="classes",
-        mode=Mode.DIRECT,
-        description="Books seats in the pottery studio's wheel-throwing class.",
-        tools=[book_class],
-        model="rules",
-    )
+    classes = _classes(booked)
     model = OpenAIModel("gpt-4o-mini", api_key="sk-test")
     bot = Parent(
         name="studio",
@@ -256,19 +261,7 @@ async def test_a_model_answering_the_old_shape_after_a_question_costs_no_extra_c
 
     httpx2_mock.post(URL).mock(side_effect=answer)
     booked: list[int] = []
-
-    def book_class(seats: int) -> str:
-        """Book seats in the pottery studio's wheel-throwing class."""
-        booked.append(seats)
-        return f"{seats} seats are booked in the wheel-throwing class."
-
-    classes = ChildAgent(
-        name="classes",
-        mode=Mode.DIRECT,
-        description="Books seats in the pottery studio's wheel-throwing class.",
-        tools=[book_class],
-        model="rules",
-    )
+    classes = _classes(booked)
     model = OpenAIModel("gpt-4o-mini", api_key="sk-test", settings={"output_mode": mode})
     bot = Parent(
         name="studio",
