@@ -117,20 +117,17 @@ _ACTING = word_class("""
     decline restart join invite exchange ship deliver mark clear save sign turn reactivate
     restore reorder swap alter amend arrange adjust increase decrease lower grant deny
     reimburse settle scrap shut quit select choose pick allocate attach include publish
-    forward reroute rent hire order donate contribute pledge top reload
+    forward reroute rent order donate contribute pledge top reload
     """)
 # Verbs of change that open a name only with the particle after them ("top_up"; "top_stories"
 # reads).
 _PARTICLE = {"top": "up"}
 # Verbs of change that are as often the noun a reading tool is named for: they open an acting
-# name unless a noun of its parts or its price follows ("order_food", "hire_skip" act;
-# "order_items", "order_details", "order_summary", "booking_details", "hire_prices" read). Only the nouns of an order or a booking: a verb
+# name unless a noun of its parts follows ("order_food" acts; "order_items", "order_details",
+# "order_summary", "booking_details" read). Only the nouns of an order or a booking: a verb
 # like "transfer" keeps its change ("transfer_items" moves items).
-_NOUN_VERBS = word_class("order booking hire")
-_PARTS = word_class(
-    "details detail items item summary contents lines receipt overview price prices cost costs "
-    "fee fees terms"
-)
+_NOUN_VERBS = word_class("order booking")
+_PARTS = word_class("details detail items item summary contents lines receipt overview")
 # Nouns of state or of reading a name ends with when it tells something ("open_hours",
 # "transfer_limits", "change_log", "book_search", "order_tracking").
 _TELLING_ENDS = word_class("""

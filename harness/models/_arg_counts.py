@@ -6,14 +6,14 @@ A count argument is filled from a number the user said, in any of the ways peopl
 - before the thing counted ("4 bags", "twelve adults", "a child"), the number of
   ``harness.text.spelled.count_of``; a number with a decimal point or glued to its unit ("2.5",
   "6hrs", "2.5kg") where a measure is read;
-- after a label, when the user writes the count as a field ("nights: 3", "copies: 5"), a group
-  with "of" ("a party of 3", "a group of 9") or a size ("group size 5"), or after a word that
-  says only that it is a count ("quantity 6", "qty 6");
+- after a label, when the user writes the count as a field ("nights: 4", "copies: 4"), a group
+  with "of" ("a party of 5", "a group of 11") or a size ("group size 6"), or after a word that
+  says only that it is a count ("quantity 9", "qty 9");
 - alone: the one number the words name outside what is blocked (dates, times, amounts,
   identifiers), for a count whose name says nothing of what it counts ("quantity").
 
 A number bound to another noun is that noun's: "for 2 nights" gives no count of guests. Which
-nouns count people (a party's size may be given as "7 guests" or "4 people" to an argument
+nouns count people (a party's size may be given as "11 guests" or "4 people" to an argument
 named ``people`` or ``guests``) is read by ``person``.
 
 Everything here is English: closed classes, not any bot's words.
@@ -28,7 +28,7 @@ from harness.models._argnames import GENERIC_COUNTS
 from harness.text.spelled import count_of
 from harness.text.words import stem
 
-__all__ = ["PARTY", "labelled", "lone_number", "number_of", "person"]
+__all__ = ["PARTY", "WHOLE_PARTY", "labelled", "lone_number", "number_of", "person", "young"]
 
 _PARTY_WORDS = """
     person people guest diner party size group cover adult passenger player visitor attendee
@@ -36,18 +36,21 @@ _PARTY_WORDS = """
     """
 PARTY = frozenset(stem(w) for w in _PARTY_WORDS.split())
 """Stems of nouns that count people: the size of a party, however it is named ("4 people", "7
-guests", "2 adults", "12 passengers", "a party of 3")."""
+guests", "2 adults", "12 passengers", "a party of 5")."""
 _PEOPLE = {"people": "person", "persons": "person"}
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _ARTICLES = frozenset({"a", "an", "one"})
-# Words that label a count written after them as a size: "group size 5", "party size 4".
+# Words that label a count written after them as a size: "group size 6", "party size 4".
 _SIZE = stem("size")
 _OF = "of"
 
 
 _KINDS = frozenset(stem(w) for w in ("adult", "member"))
 """Nouns of people of one kind: a count of them is no party's size ("adults" beside "children")."""
+WHOLE_PARTY = PARTY - _KINDS
+"""Stems of nouns that count a whole party ("guests", "people", "passengers"): a count of
+adults is no party's size, for the children may be named apart ("2 adults and 3 children")."""
 _CHILDREN = frozenset(stem(w) for w in ("child", "children", "kid", "infant", "baby", "junior"))
 
 
@@ -60,6 +63,13 @@ def person(noun: str, *, general: bool = False) -> bool:
     if general:
         return (found in PARTY or word in PARTY) and found not in _KINDS
     return found in PARTY or word in PARTY or found in _CHILDREN or word in _CHILDREN
+
+
+def young(words: Sequence[str]) -> bool:
+    """Whether the words name children ("2 adults and 3 children", "with the kids", "an
+    infant"): a party with children in it has no one count of people that the number of its
+    adults or of its children gives."""
+    return any(stem(w.lower()) in _CHILDREN or w.lower() in _CHILDREN for w in words)
 
 
 def number_of(word: str, *, measure: bool = False) -> float | None:
@@ -105,8 +115,8 @@ def labelled(
     *,
     generic: bool = False,
 ) -> int | None:
-    """The count written after a label of ``labels`` (stems): "nights: 3", "a party of 3",
-    "group size 5"; with ``generic``, after a word that only says it is a count too ("quantity
+    """The count written after a label of ``labels`` (stems): "nights: 4", "a party of 5",
+    "group size 6"; with ``generic``, after a word that only says it is a count too ("quantity
     6"). None when there is none. A label followed by a number with nothing between ("room 12")
     names that thing, not a count of it, unless the label is a size or a word of counting."""
     words = [w for w, _, _ in spans]
@@ -119,9 +129,9 @@ def labelled(
         after = index + 1
         between = text[spans[index][2] : spans[after][1]]
         if words[after].lower() == _OF and after + 1 < len(words):
-            after += 1  # "a party of 3"
+            after += 1  # "a party of 5"
         elif words[after].lower() == "size" and after + 1 < len(words):
-            after += 1  # "group size 5"
+            after += 1  # "group size 6"
         elif ":" not in between and not direct:
             continue
         found = count_of(words[after])

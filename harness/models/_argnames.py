@@ -89,7 +89,7 @@ PLACES = frozenset(
     | {"dropoff", "premises", "property"}
 )
 """Words of an argument's name that make it a place or an address ("pickup_address"): its value
-keeps its numbers whole ("Flat 2, 33 Station Road")."""
+keeps its numbers whole ("Flat 7, 19 Quarry Road")."""
 PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman"}
 """Nouns whose plural is not the singular with "-s" (common English)."""
 

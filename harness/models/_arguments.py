@@ -43,7 +43,7 @@ from typing import Any
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._answer_values import answered_args
-from harness.models._arg_counts import PARTY, labelled, lone_number, person
+from harness.models._arg_counts import WHOLE_PARTY, labelled, lone_number, person, young
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -170,9 +170,9 @@ def _lone_count(words: Sequence[str], blocked: set[int]) -> int | None:
 
 def _free_count(text: str, spans: Sequence[_Span], noun: str, blocked: set[int]) -> int | None:
     """The one number standing free in the request (no noun nor name after it, none before it:
-    "add hampers to booking GL-7002, 3 please") when it names the count's ``noun`` with no
+    "add blankets to booking RS-4410, 2 please") when it names the count's ``noun`` with no
     number before it; None otherwise. A number next to a word it counts or names is that
-    word's ("to 9 Elm Grove", "for 2 nights", "room 12")."""
+    word's ("to 4 Birch Road", "for 2 nights", "room 12")."""
     words = [w for w, _, _ in spans]
     if not any(_stem_of(w) == noun for w in words):
         return None
@@ -191,7 +191,7 @@ def _free_count(text: str, spans: Sequence[_Span], noun: str, blocked: set[int])
 
 
 _COLLECTIVE = frozenset(stem(w) for w in ("party", "group", "size"))
-"""Nouns of a party as a whole: "a party of 3" counts no parties."""
+"""Nouns of a party as a whole: "a party of 5" counts no parties."""
 
 
 def _party(words: Sequence[str]) -> int | None:
@@ -409,14 +409,28 @@ def _joined(text: str, spans: Sequence[_Span], left: int) -> str:
     return text[spans[left][2] : spans[left + 1][1]].strip()
 
 
+def _counts_after(text: str, spans: Sequence[_Span], index: int) -> bool:
+    """Whether the number at ``index`` counts the lower-case noun right after it ("Ash Grove 12
+    boxes": 12 boxes, no house 12); "Willow Crescent 2 on Friday" keeps its number."""
+    words = [w for w, _, _ in spans]
+    after = index + 1
+    return (
+        after < len(words)
+        and not _joined(text, spans, index)
+        and words[after][:1].islower()
+        and words[after].lower() not in REQUEST_STOPWORDS
+    )
+
+
 def _numbered(
     text: str, spans: Sequence[_Span], span: tuple[int, int], blocked: set[int]
 ) -> tuple[int, int]:
     """The place at ``span`` with the numbers that are part of it: the house number before a
-    street ("14 Mill Lane", "6 The Green"), a flat, unit, gate or plot number after its word and
-    the street after a comma ("Flat 2, 33 Station Road", "Unit 5, Canal Wharf"). A number is
+    street ("31 Ash Grove", "2 The Crescent"), a flat, unit, gate or plot number after its word and
+    the street after a comma ("Flat 7, 19 Quarry Road", "Unit 8, Dockside Yard"). A number is
     part of the place only right next to its capitalised words; a date's or a time's never is
-    ("on 3 May", "at 9am")."""
+    ("on 3 May", "at 9am"), nor one that counts the lower-case noun after it ("Ash Grove 12
+    boxes")."""
     words = [w for w, _, _ in spans]
     start, end = span
 
@@ -428,7 +442,7 @@ def _numbered(
         )
 
     if number(start - 1) and not _joined(text, spans, start - 1) and _capital(words[start]):
-        start -= 1  # "14 Mill Lane"
+        start -= 1  # "31 Ash Grove"
         if (
             start >= 2
             and _joined(text, spans, start - 1) == ","
@@ -436,15 +450,20 @@ def _numbered(
             and _capital(words[start - 2])
             and not _joined(text, spans, start - 2)
         ):
-            start -= 2  # "Flat 2, 33 Station Road"
-    if _capital(words[end - 1]) and number(end) and not _joined(text, spans, end - 1):
-        end += 1  # "Flat 2"
+            start -= 2  # "Flat 7, 19 Quarry Road"
+    if (
+        _capital(words[end - 1])
+        and number(end)
+        and not _joined(text, spans, end - 1)
+        and not _counts_after(text, spans, end)
+    ):
+        end += 1  # "Flat 7"
         if end < len(words) and _joined(text, spans, end - 1) == ",":
             after = end + 1 if number(end) else end
             if after < len(words) and _capital(words[after]):
                 end = after + 1
                 while end < len(words) and _capital(words[end]) and end not in blocked:
-                    end += 1  # ", 33 Station Road", ", Riverside Park"
+                    end += 1  # ", 19 Quarry Road", ", Harbour Park"
     return start, end
 
 
@@ -520,9 +539,12 @@ def fill(
     taken: list[tuple[int, int]] = []  # word index ranges given to an argument
     counts: list[str] = []
     rest: list[str] = []
+    places: dict[
+        str, tuple[tuple[int, int], tuple[int, int]]
+    ] = {}  # name: its span, its numbered span
     # The tool's counts (integer arguments that are no money, no measure): a party's size is
     # read from any word for people only when one count is of people; a count written after a
-    # word of counting ("quantity 6") is the one count that is no length of time.
+    # word of counting ("quantity 9") is the one count that is no length of time.
     whole_counts = [
         n
         for n, sch in properties.items()
@@ -554,18 +576,27 @@ def fill(
                     args[name] = int(measured) if kind == "integer" else measured
                 continue
             counts.append(name)
-            people = person(noun, general=True) and sum(person(_noun(n)) for n in whole_counts) == 1
+            # A party's size from other words for people, unless the request names children
+            # beside them: "2 adults and 3 children" gives a single ``people`` neither number
+            # (it is asked for), in the clause or the rest of the request.
+            people = (
+                person(noun, general=True)
+                and sum(person(_noun(n)) for n in whole_counts) == 1
+                and not young(words)
+                and not (whole and young([w for w, _, _ in _spans(whole)]))
+            )
             found = _count(words, noun)
             if found is None:
-                # A count written after its label ("nights: 3", "a party of 3", "quantity 6").
-                labels = {noun} | (PARTY if people else set())
+                # A count written after its label ("nights: 4", "a party of 5", "quantity 9").
+                labels = {noun} | (WHOLE_PARTY if people else set())
                 found = labelled(text, spans, labels, generic=untimed == [name])
             if found is None and noun in GENERIC_COUNTS:
                 found = _lone_count(words, blocked)
             if found is None and people:
-                # A count of people named by another word for them ("7 guests" for
-                # ``people``, "2 adults" for ``guests``) or as a party ("for four").
-                found = _count(words, PARTY - _COLLECTIVE) or _party(words)
+                # A count of people named by another word for the whole party ("11 guests"
+                # for ``people``, "12 passengers" for ``guests``; never "2 adults", whose
+                # children may be named in another clause) or as a party ("for four").
+                found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
             if found is None and len(untimed) == 1:
                 found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
@@ -660,17 +691,33 @@ def fill(
                 rest.append(name)
             continue
         if parts & PLACES:
-            span = _numbered(text, spans, span, blocked)
+            bare, span = span, _numbered(text, spans, span, blocked)
+            if span != bare:
+                places[name] = (bare, span)
         value = _text_of(text, spans, span)
         if span[1] < len(words) and value.lower().endswith(("'s", "\u2019s")):
             value = value[:-2]  # the owner of what follows: "Daisy's appointment" is Daisy's
         args[name] = value
         taken.append(span)
+    for name, (bare, span) in places.items():
+        # One number fills one argument: a number a place took is no count too. When a count
+        # holds it and the request says it once, the place keeps its name without it.
+        held = [
+            w
+            for i, w in enumerate(words)
+            if span[0] <= i < span[1] and not bare[0] <= i < bare[1] and w.isdigit()
+        ]
+        if any(
+            n in args and args[n] == int(w) and sum(x == w for x in words) == 1
+            for w in held
+            for n in counts
+        ):
+            args[name] = _text_of(text, spans, bare)
     if counts and any(n in args and _noun(n) not in DURATIONS for n in counts) and not strict:
         for name in counts:
             # "2 adult tickets": no children. A length of time is never 0 ("rent 3 small
             # bikes" names no hours): it is asked for; nor does one make another count 0 ("a
-            # yurt for 2 nights" names no guests).
+            # cabin for 3 nights" names no guests).
             if name in required and _noun(name) not in DURATIONS:
                 args.setdefault(name, 0)
     describing = next((n for n in rest if _noun(n) in DESCRIBING), None)

@@ -1,6 +1,6 @@
 """A tool's arguments filled with what the user said, whole: a count said with its noun or a
-label ("7 guests", "nights: 3", "a party of 3", "quantity 6"), a place with its numbers ("14 Mill
-Lane", "Flat 2, 33 Station Road"), and a request that lacks one required value asked about
+label ("11 guests", "nights: 4", "a party of 5", "quantity 9"), a place with its numbers ("31 Ash
+Grove", "Flat 7, 19 Quarry Road"), and a request that lacks one required value asked about
 rather than refused. The single-turn dev set of ``tests/fixtures/arguments`` (eight new bots, dev
 material, in sample) runs through the public API; the unit cases are new text from no corpus."""
 
@@ -27,8 +27,9 @@ def test_the_dev_set_is_split_by_bot_before_any_result() -> None:
     assert len(fit_requests) + len(check_requests) >= 80
 
 
-# Measured at s69-args (main 5dc028f0: fit 22 of 42, check 15 of 41; after: 41 and 35).
-@pytest.mark.parametrize(("half", "floor"), [("fit", 41), ("check", 35)])
+# Measured at s69-args (main 5dc028f0: fit 22 of 42, check 15 of 41; after the review's mend,
+# with "hire" no verb of change and "adults" no party's size: 38 and 30).
+@pytest.mark.parametrize(("half", "floor"), [("fit", 38), ("check", 30)])
 def test_the_dev_halves_keep_their_accuracy(half: str, floor: int) -> None:
     outcomes = measure(half)
     misses = [(o.request.id, o.said, o.calls) for o in outcomes if not o.ok]
@@ -61,7 +62,7 @@ def test_a_place_named_otherwise_keeps_its_number_too() -> None:
     [
         # Another word for the party's people fills the one count of people.
         ({"people": _I, "date": _S}, "book a table for 5 guests on Friday", {"people": 5}),
-        ({"guests": _I, "nights": _I}, "a cabin for 2 nights for 3 adults", {"guests": 3}),
+        ({"guests": _I, "date": _S}, "a coach for 12 passengers on Friday", {"guests": 12}),
         ({"players": _I, "date": _S}, "book a court for a party of 4 on Sunday", {"players": 4}),
         ({"players": _I, "date": _S}, "book a court, group size 6, Sunday", {"players": 6}),
         ({"passengers": _I, "date": _S}, "a taxi for four on Sunday", {"passengers": 4}),
@@ -88,6 +89,8 @@ def test_a_count_said_with_another_noun_or_a_label_fills_it(
     [
         # A length of time makes no other count 0: the guests are asked for.
         ({"guests": _I, "nights": _I}, "book a cabin for 3 nights", "guests"),
+        # "adults" count no whole party: their children may be named in another clause.
+        ({"guests": _I, "nights": _I}, "a cabin for 2 nights for 3 adults", "guests"),
         # "adults" beside "children": a party's size is neither.
         ({"adults": _I, "children": _I, "date": _S}, "book 7 guests on Friday", "adults"),
         # A number after a thing's noun names it; a house number is the address's.
