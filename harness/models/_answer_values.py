@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.models._arg_counts import lone_number
 from harness.models._argnames import (
     CONTACTS,
     DATE_NAMES,
@@ -35,7 +36,6 @@ from harness.models._argnames import (
 )
 from harness.models._asking import choices
 from harness.text.facts import DATE_WORDS, extract_facts
-from harness.text.spelled import count_of
 
 __all__ = ["answered_args", "details"]
 
@@ -57,7 +57,6 @@ _SPOKEN_TIME = re.compile(
     r"\b(?:(?:half|quarter)\s+(?:past|to)\s+\w+|\w+\s*o'?clock|noon|midday|midnight)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # Words a detail may open with that are none of its value ("on Friday", "at 10am", "a pen").
 _LEAD = frozenset({"on", "at", "for", "by", "from", "until", "till"})
 _TRAIL = frozenset({"one", "ones", "please"})
@@ -111,25 +110,11 @@ def _trimmed(piece: str, *, leads: frozenset[str]) -> str:
 
 def _count(piece: str) -> float | None:
     """The one number a detail gives outside a date or a time ("12 windows", "two adults", "8
-    of us", "about 4 hours", "2.5 kg"); None for none or several."""
+    of us", "about 4 hours", "2.5 kg"; ``_arg_counts.lone_number``); None for none or
+    several."""
     if _is_date(piece) or _is_time(piece):
         return None
-    found: list[float] = []
-    for word in _words(piece):
-        low = word.lower().strip(".")
-        if low in ("a", "an", "one") and len(_words(piece)) > 1:
-            continue
-        if _NUMBER.fullmatch(low):
-            found.append(float(low))
-            continue
-        spelled = count_of(low)
-        if spelled is not None:
-            found.append(float(spelled))
-        elif re.match(r"\d", low):
-            number = _NUMBER.match(low)
-            if number is not None:
-                found.append(float(number.group(0)))  # "6hrs", "2.5kg"
-    return found[0] if len(found) == 1 else None
+    return lone_number(_words(piece), measure=True)
 
 
 def _kind(name: str, schema: Mapping[str, Any]) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "KIN",
     "NAME_PARTS",
     "PERSON_OWNERS",
+    "PLACES",
     "PLURALS",
     "TIME_NAMES",
     "UNITS",
@@ -83,6 +84,12 @@ KIN = frozenset(
 )
 """Owners of a name the user knows as theirs ("pet_name" asks "What is your pet's name?"); any
 other owner names a thing the user picks ("show_name" asks "Which show do you mean?")."""
+PLACES = frozenset(
+    {"address", "location", "place", "venue", "destination", "street", "site", "pickup"}
+    | {"dropoff", "premises", "property"}
+)
+"""Words of an argument's name that make it a place or an address ("pickup_address"): its value
+keeps its numbers whole ("Flat 7, 19 Quarry Road")."""
 PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman"}
 """Nouns whose plural is not the singular with "-s" (common English)."""
 

@@ -37,18 +37,20 @@ Everything here is English: closed classes, not any bot's words.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._answer_values import answered_args
+from harness.models._arg_counts import WHOLE_PARTY, labelled, lone_number, person, young
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
     DURATIONS,
     GENERIC_COUNTS,
     ID_NAMES,
+    PLACES,
     PLURALS,
     TIME_NAMES,
     UNITS,
@@ -113,11 +115,12 @@ def _stem_of(word: str) -> str:
     return stem(PLURALS.get(word, word))
 
 
-def _count(words: Sequence[str], noun: str) -> int | None:
-    """The count before ``noun``, or before up to two words that describe it ("2 adults", "2
-    large bikes", "2 stalls seats")."""
+def _count(words: Sequence[str], noun: str | Collection[str]) -> int | None:
+    """The count before ``noun`` (or one of the nouns ``noun``), or before up to two words that
+    describe it ("2 adults", "2 large bikes", "2 stalls seats")."""
+    nouns = {noun} if isinstance(noun, str) else noun
     for index, word in enumerate(words):
-        if not index or _stem_of(word) != noun:
+        if not index or _stem_of(word) not in nouns:
             continue
         for before in range(index - 1, max(-1, index - 4), -1):
             found = count_of(words[before])
@@ -157,19 +160,38 @@ _MORE = frozenset({"more", "extra", "additional", "further", "other"})
 
 
 def _lone_count(words: Sequence[str], blocked: set[int]) -> int | None:
-    """The one count the words name outside dates, times and amounts ("order 4 inner tubes"),
-    for a count whose name says nothing of what it counts ("quantity"); None for none or
-    several."""
-    found = {
-        count_of(w)
+    """The one count the words name outside dates, times, amounts and identifiers ("order 4
+    inner tubes"; ``_arg_counts.lone_number``), for a count whose name says nothing of what it
+    counts ("quantity"); None for none or several."""
+    skip = blocked | {i for i, w in enumerate(words) if _is_id(w) or w.lower() in ("a", "an")}
+    found = lone_number(words, skip=skip)
+    return None if found is None else int(found)
+
+
+def _free_count(text: str, spans: Sequence[_Span], noun: str, blocked: set[int]) -> int | None:
+    """The one number standing free in the request (no noun nor name after it, none before it:
+    "add blankets to booking RS-4410, 2 please") when it names the count's ``noun`` with no
+    number before it; None otherwise. A number next to a word it counts or names is that
+    word's ("to 4 Birch Road", "for 2 nights", "room 12")."""
+    words = [w for w, _, _ in spans]
+    if not any(_stem_of(w) == noun for w in words):
+        return None
+    free = [
+        i
         for i, w in enumerate(words)
-        if i not in blocked and not _is_id(w) and w.lower() not in ("a", "an")
-    } - {None}
-    return found.pop() if len(found) == 1 else None
+        if i not in blocked
+        and w.isdigit()
+        and not _is_id(w)
+        and (i + 1 == len(words) or words[i + 1].lower() in REQUEST_STOPWORDS)
+        and not (i + 1 < len(words) and _capital(words[i + 1]))
+        and (i == 0 or "," in _joined(text, spans, i - 1) or words[i - 1].lower() in _LEAD)
+    ]
+    bound = [i for i, w in enumerate(words) if w.isdigit() and i not in blocked and i not in free]
+    return int(words[free[0]]) if len(free) == 1 and not bound else None
 
 
-# Nouns of a count of people a user gives as "for four" ("a table for four on Saturday").
-_PARTY = frozenset({"person", "people", "guest", "diner", "party", "size", "group", "cover"})
+_COLLECTIVE = frozenset(stem(w) for w in ("party", "group", "size"))
+"""Nouns of a party as a whole: "a party of 5" counts no parties."""
 
 
 def _party(words: Sequence[str]) -> int | None:
@@ -378,6 +400,73 @@ def _day_of_month(text: str, spans: Sequence[_Span]) -> tuple[int, int] | None:
     return None
 
 
+# A house, flat, unit or gate number ("14", "14a", "2B").
+_HOUSE_NUMBER = re.compile(r"\d{1,5}[A-Za-z]?")
+
+
+def _joined(text: str, spans: Sequence[_Span], left: int) -> str:
+    """What stands between the word ``left`` and the next: "" or spaces, or a comma."""
+    return text[spans[left][2] : spans[left + 1][1]].strip()
+
+
+def _counts_after(text: str, spans: Sequence[_Span], index: int) -> bool:
+    """Whether the number at ``index`` counts the lower-case noun right after it ("Ash Grove 12
+    boxes": 12 boxes, no house 12); "Willow Crescent 2 on Friday" keeps its number."""
+    words = [w for w, _, _ in spans]
+    after = index + 1
+    return (
+        after < len(words)
+        and not _joined(text, spans, index)
+        and words[after][:1].islower()
+        and words[after].lower() not in REQUEST_STOPWORDS
+    )
+
+
+def _numbered(
+    text: str, spans: Sequence[_Span], span: tuple[int, int], blocked: set[int]
+) -> tuple[int, int]:
+    """The place at ``span`` with the numbers that are part of it: the house number before a
+    street ("31 Ash Grove", "2 The Crescent"), a flat, unit, gate or plot number after its word and
+    the street after a comma ("Flat 7, 19 Quarry Road", "Unit 8, Dockside Yard"). A number is
+    part of the place only right next to its capitalised words; a date's or a time's never is
+    ("on 3 May", "at 9am"), nor one that counts the lower-case noun after it ("Ash Grove 12
+    boxes")."""
+    words = [w for w, _, _ in spans]
+    start, end = span
+
+    def number(index: int) -> bool:
+        return (
+            0 <= index < len(words)
+            and index not in blocked
+            and _HOUSE_NUMBER.fullmatch(words[index]) is not None
+        )
+
+    if number(start - 1) and not _joined(text, spans, start - 1) and _capital(words[start]):
+        start -= 1  # "31 Ash Grove"
+        if (
+            start >= 2
+            and _joined(text, spans, start - 1) == ","
+            and number(start - 1)
+            and _capital(words[start - 2])
+            and not _joined(text, spans, start - 2)
+        ):
+            start -= 2  # "Flat 7, 19 Quarry Road"
+    if (
+        _capital(words[end - 1])
+        and number(end)
+        and not _joined(text, spans, end - 1)
+        and not _counts_after(text, spans, end)
+    ):
+        end += 1  # "Flat 7"
+        if end < len(words) and _joined(text, spans, end - 1) == ",":
+            after = end + 1 if number(end) else end
+            if after < len(words) and _capital(words[after]):
+                end = after + 1
+                while end < len(words) and _capital(words[end]) and end not in blocked:
+                    end += 1  # ", 19 Quarry Road", ", Harbour Park"
+    return start, end
+
+
 def _opens_day(text: str) -> bool:
     """Whether ``text`` opens with a day of the month ("the 14th", "on the 21st")."""
     found = _day_of_month(text, _spans(text))
@@ -450,6 +539,20 @@ def fill(
     taken: list[tuple[int, int]] = []  # word index ranges given to an argument
     counts: list[str] = []
     rest: list[str] = []
+    places: dict[
+        str, tuple[tuple[int, int], tuple[int, int]]
+    ] = {}  # name: its span, its numbered span
+    # The tool's counts (integer arguments that are no money, no measure): a party's size is
+    # read from any word for people only when one count is of people; a count written after a
+    # word of counting ("quantity 9") is the one count that is no length of time.
+    whole_counts = [
+        n
+        for n, sch in properties.items()
+        if sch.get("type") == "integer"
+        and not takes_money(n)
+        and n.lower().rsplit("_", 1)[-1] not in UNITS
+    ]
+    untimed = [n for n in whole_counts if _noun(n) not in DURATIONS]
     for name, schema in properties.items():
         kind = schema.get("type", "string")
         noun = _noun(name)
@@ -473,11 +576,29 @@ def fill(
                     args[name] = int(measured) if kind == "integer" else measured
                 continue
             counts.append(name)
+            # A party's size from other words for people, unless the request names children
+            # beside them: "2 adults and 3 children" gives a single ``people`` neither number
+            # (it is asked for), in the clause or the rest of the request.
+            people = (
+                person(noun, general=True)
+                and sum(person(_noun(n)) for n in whole_counts) == 1
+                and not young(words)
+                and not (whole and young([w for w, _, _ in _spans(whole)]))
+            )
             found = _count(words, noun)
+            if found is None:
+                # A count written after its label ("nights: 4", "a party of 5", "quantity 9").
+                labels = {noun} | (WHOLE_PARTY if people else set())
+                found = labelled(text, spans, labels, generic=untimed == [name])
             if found is None and noun in GENERIC_COUNTS:
                 found = _lone_count(words, blocked)
-            if found is None and noun in _PARTY:
-                found = _party(words)
+            if found is None and people:
+                # A count of people named by another word for the whole party ("11 guests"
+                # for ``people``, "12 passengers" for ``guests``; never "2 adults", whose
+                # children may be named in another clause) or as a party ("for four").
+                found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
+            if found is None and len(untimed) == 1:
+                found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
                 found = _count([w for w, _, _ in _spans(whole)], noun)
             if found is None and answered is not None and name in required:
@@ -569,15 +690,34 @@ def fill(
             if name in required and not strict:
                 rest.append(name)
             continue
+        if parts & PLACES:
+            bare, span = span, _numbered(text, spans, span, blocked)
+            if span != bare:
+                places[name] = (bare, span)
         value = _text_of(text, spans, span)
         if span[1] < len(words) and value.lower().endswith(("'s", "\u2019s")):
             value = value[:-2]  # the owner of what follows: "Daisy's appointment" is Daisy's
         args[name] = value
         taken.append(span)
-    if counts and any(n in args for n in counts) and not strict:
+    for name, (bare, span) in places.items():
+        # One number fills one argument: a number a place took is no count too. When a count
+        # holds it and the request says it once, the place keeps its name without it.
+        held = [
+            w
+            for i, w in enumerate(words)
+            if span[0] <= i < span[1] and not bare[0] <= i < bare[1] and w.isdigit()
+        ]
+        if any(
+            n in args and args[n] == int(w) and sum(x == w for x in words) == 1
+            for w in held
+            for n in counts
+        ):
+            args[name] = _text_of(text, spans, bare)
+    if counts and any(n in args and _noun(n) not in DURATIONS for n in counts) and not strict:
         for name in counts:
             # "2 adult tickets": no children. A length of time is never 0 ("rent 3 small
-            # bikes" names no hours): it is asked for.
+            # bikes" names no hours): it is asked for; nor does one make another count 0 ("a
+            # cabin for 3 nights" names no guests).
             if name in required and _noun(name) not in DURATIONS:
                 args.setdefault(name, 0)
     describing = next((n for n in rest if _noun(n) in DESCRIBING), None)
