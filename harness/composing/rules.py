@@ -31,6 +31,7 @@ from harness.composing.base import (
 )
 from harness.models._text import Router, content_tokens
 from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
+from harness.planning._nonrequest import asks_nothing
 from harness.planning.match import agent_matcher
 from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
@@ -41,6 +42,7 @@ __all__ = ["RulesComposer"]
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+_SORRY = re.compile(r"\b(sorry|apolog\w*|pardon)\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=256)
@@ -219,6 +221,11 @@ class RulesComposer(Composer):
             # closes the reply, after every answer relayed.
             parts.append(context.handoff)
         message = " ".join(_once(parts)).strip()
+        if not message and context.own_requests:
+            # Only parts that ask nothing and need no answer of their own ("Hi, I have a couple
+            # of questions."): the parent greets and invites them rather than saying nothing.
+            greeted = any(_GREETING.search(own) for own in context.own_requests)
+            message = "Hello! How can I help?" if greeted else "How can I help?"
         return Composition(message=message, routes=tuple(routes), usage=usage)
 
 
@@ -354,13 +361,17 @@ def _social(text: str) -> str:
         return "You're welcome!"
     if _BYE.search(text):
         return "Goodbye!"
+    if _SORRY.search(text):
+        return "No problem."
     return ""
 
 
 def _cannot_help(text: str) -> bool:
-    """Whether the parent's own reply to ``text`` says it cannot help (it is no greeting,
-    thanks or goodbye alone)."""
-    return not (_social(text) and not content_tokens(text))
+    """Whether the parent's own reply to ``text`` says it cannot help: it is no greeting, thanks
+    or goodbye alone, and it is no part that asks nothing (``asks_nothing``: "Sorry to bother
+    you.", "Thanks so much for the help yesterday.", "I have two questions."), which the
+    parent acknowledges or leaves out, never refuses."""
+    return not ((_social(text) and not content_tokens(text)) or asks_nothing(text))
 
 
 def _own_reply(text: str) -> str:
@@ -369,7 +380,19 @@ def _own_reply(text: str) -> str:
     ``compose``; none by default: where to turn next differs from an airline to a bank, so only
     the bot can say it)."""
     social = _social(text)
+    if asks_nothing(text):
+        # Thanks, an apology or a goodbye is acknowledged; a greeting, a wish or "I have two
+        # questions." is left out: the answers beside it are the reply to it (``compose``
+        # greets when nothing else is said).
+        if _THANKS.search(text):
+            return "You're welcome!"
+        if _SORRY.search(text):
+            return "No problem."
+        return "Goodbye!" if _BYE.search(text) else ""
     if not _cannot_help(text):
         return social
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
-    return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
+    # A greeting's "How can I help?" or an apology's "No problem." after a refusal reads oddly.
+    if social in ("Hello! How can I help?", "No problem."):
+        return unhelpful
+    return f"{unhelpful} {social}".strip()

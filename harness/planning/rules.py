@@ -34,7 +34,7 @@ from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
 from harness.planning._nonrequest import asks_nothing
-from harness.planning._refer import referred
+from harness.planning._refer import elliptical, referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher
@@ -142,6 +142,9 @@ class RulesPlanner(Planner):
             # A request that routes nowhere but points back to an earlier one's object ("...,
             # and how much is it?") goes to that one's agent (``_refer``).
             entries = referred(entries, given.parent)
+            # A short fragment after a sub-agent's request that only names what changes ("...?
+            # And York?") shares that request's verb, and goes to its agent (``_refer``).
+            entries = elliptical(entries, given.parent)
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
@@ -359,12 +362,15 @@ def _social_joined(
     social = [asks_nothing(asks) and asks_nothing(text) for text, asks in parts]
     if len(parts) < 2 or not any(social):
         return parts
-    for i, (_, asks) in enumerate(parts):
-        if social[i] and (agent := agent_of(asks)) is not None:
-            after = [j for j in range(i + 1, len(parts)) if not social[j]]
-            before = [j for j in range(i) if not social[j]]
-            target = after[0] if after else before[-1] if before else None
-            social[i] = target is not None and agent_of(parts[target][1]) == agent
+    # Each part's agent is asked once: routing a piece is the costly step here.
+    agents = {i: agent_of(asks) for i, (_, asks) in enumerate(parts) if social[i]}
+    for i in [i for i, agent in agents.items() if agent is not None]:
+        after = [j for j in range(i + 1, len(parts)) if not social[j]]
+        before = [j for j in range(i) if not social[j]]
+        target = after[0] if after else before[-1] if before else None
+        if target is not None and target not in agents:
+            agents[target] = agent_of(parts[target][1])
+        social[i] = target is not None and agents[target] == agents[i]
     out: list[tuple[str, str]] = []
     waiting: list[str] = []  # social parts before the next request
     at = 0  # where the message is searched from: each search goes on from the last (linear)

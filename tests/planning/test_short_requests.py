@@ -1,0 +1,88 @@
+"""Short requests (a few words, an elliptical follow-up) go to the agent that has them, short
+text that is no agent's stays with the parent, and a part that only greets, thanks or apologises
+is acknowledged or left out, never refused (bots of ``tests/fixtures/short``; new text)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.planning import PlanInput, RulesPlanner
+from harness.planning._refer import elliptical
+from harness.planning.base import PlanEntry
+from harness.runtime.loading import load_bot
+from tests.planning.short_eval import HERE, bot
+
+
+async def _plan(name: str, message: str) -> list[tuple[str, str]]:
+    parent, cards = bot(name)
+    plan = await RulesPlanner().plan(PlanInput(parent=parent, message=message, agents=cards))
+    return [(e.agent, e.request) for e in plan.entries]
+
+
+@pytest.mark.parametrize(
+    ("name", "message", "agent"),
+    [
+        ("motorist", "tell me the tire pressure in my car", "service"),
+        ("motorist", "instructions for changing my oil", "service"),
+        ("phone", "what does serendipity mean", "toolbox"),
+    ],
+)
+async def test_a_short_request_plainly_one_agents_goes_to_it(
+    name: str, message: str, agent: str
+) -> None:
+    # The scope model alone keeps each with the parent: two or three content words reach no
+    # probability a longer request reaches (``AgentMatcher.owned_short``).
+    assert [a for a, _ in await _plan(name, message)] == [agent]
+
+
+@pytest.mark.parametrize("message", ["who won the cup final", "tell me a joke about cats"])
+async def test_short_text_that_is_no_agents_stays_with_the_parent(message: str) -> None:
+    assert [a for a, _ in await _plan("motorist", message)] == ["motorist"]
+
+
+@pytest.mark.parametrize(
+    ("message", "agent"),
+    [
+        ("What fuel does my hatchback take? And the van?", "fuel"),
+        ("How far is Harrogate from here? What about Ripon?", "trips"),
+        ("Put butter on the grocery list. Flour too.", "shopping"),
+        ("Dim the kitchen lamps. The landing ones as well.", "devices"),
+    ],
+)
+async def test_an_elliptical_follow_up_goes_to_the_agent_before_it(
+    message: str, agent: str
+) -> None:
+    entries = await _plan("motorist" if agent in ("fuel", "trips") else "household", message)
+    assert [a for a, _ in entries] == [agent, agent]
+
+
+@pytest.mark.parametrize(
+    "follow_up",
+    ["I think it is broken", "where do you live", "Thanks so much!", "the van"],
+)
+def test_only_a_verbless_fragment_after_a_sub_agents_request_follows_it(follow_up: str) -> None:
+    entries = [PlanEntry(request="What fuel does my car take", agent="fuel")]
+    after = elliptical([*entries, PlanEntry(request=follow_up, agent="motorist")], "motorist")
+    assert after[-1].agent == ("fuel" if follow_up == "the van" else "motorist")
+    # After a request the parent keeps, nothing to follow.
+    kept = [PlanEntry(request="Who won the cup", agent="motorist")]
+    assert (
+        elliptical([*kept, PlanEntry(request="the van", agent="motorist")], "motorist")[-1].agent
+        == "motorist"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("Sorry to bother you again.", "No problem."),
+        ("Thanks so much for your help earlier!", "You're welcome!"),
+        ("Hi, I have a couple of questions.", "Hello! How can I help?"),
+        ("I have two quick questions.", "How can I help?"),
+    ],
+)
+async def test_a_message_that_asks_nothing_is_acknowledged_not_refused(
+    message: str, reply: str
+) -> None:
+    turn = await load_bot(HERE / "phone.yaml").conversation().send(message)
+    assert turn.text == reply
