@@ -361,8 +361,6 @@ def _social(text: str) -> str:
         return "You're welcome!"
     if _BYE.search(text):
         return "Goodbye!"
-    if _SORRY.search(text):
-        return "No problem."
     return ""
 
 
@@ -392,7 +390,7 @@ def _own_reply(text: str) -> str:
     if not _cannot_help(text):
         return social
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
-    # A greeting's "How can I help?" or an apology's "No problem." after a refusal reads oddly.
-    if social in ("Hello! How can I help?", "No problem."):
+    # A greeting's "How can I help?" after a refusal reads oddly.
+    if social == "Hello! How can I help?":
         return unhelpful
     return f"{unhelpful} {social}".strip()

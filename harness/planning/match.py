@@ -438,16 +438,22 @@ class AgentMatcher:
             return False
         return self._described[self._index[ranked[0][0]]].issuperset(words)
 
-    def sent_on(self, text: str, threshold: float | None = None) -> bool:
+    def sent_on(self, text: str, threshold: float | None = None, *, short: bool = True) -> bool:
         """Whether the out-of-scope gate lets ``text`` go to a sub-agent at ``threshold`` (0 lets
         every request on; None: the threshold of the model that judges it, ``scope_for``): its
         in-scope probability (``in_scope``) is at least ``threshold``, or it says nothing but its
         best agent's own described words (``described``), however short (the scope model, fitted
-        on longer requests, judges a request of one or two words by how little it says)."""
+        on longer requests, judges a request of one or two words by how little it says). A
+        short request plainly one agent's goes on too (``owned_short``), unless ``short`` is
+        False: a statement weighed as a scene is no request."""
         if threshold is not None and threshold <= 0.0:
             return True
         limit = self.scope_for(text).threshold if threshold is None else threshold
-        return self.in_scope(text) >= limit or self.described(text) or self.owned_short(text)
+        return (
+            self.in_scope(text) >= limit
+            or self.described(text)
+            or (short and self.owned_short(text))
+        )
 
     def owned_short(self, text: str) -> bool:
         """Whether ``text`` is a short request (at most ``SHORT_WORDS`` content words) that is

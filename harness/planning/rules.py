@@ -201,7 +201,8 @@ class RulesPlanner(Planner):
 
         def scoped(text: str) -> bool:
             matcher, limit = self._gate(cards)
-            return matcher.sent_on(text, limit)
+            # A statement is weighed here, not a request: ``owned_short`` reads requests.
+            return matcher.sent_on(text, limit, short=False)
 
         return scoped
 
