@@ -34,12 +34,10 @@ from __future__ import annotations
 
 import re
 
-from harness.models._text import content_tokens
-from harness.planning._nonrequest import asks_nothing
 from harness.planning.base import PlanEntry
 from harness.text._shapes import AUXILIARIES, LEAD, VERBS, WH_SET, word_class
 
-__all__ = ["elliptical", "referred"]
+__all__ = ["referred"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'’-]*")
 
@@ -288,51 +286,3 @@ def _plural(head: str) -> bool:
         and not head.endswith(("ss", "us", "is", "'s"))
         and head not in _SINGULAR_S
     )
-
-
-# An elliptical follow-up's frame: the joining words and "what about" before what it names, and
-# "too", "as well", "after that" after it ("And the back ones?", "Bread too.", "What about the
-# M62?", "some blues after that").
-_FOLLOW_OPENS = re.compile(
-    r"^\s*(?:(?:and|or|then|also|plus|but)\b[\s,]*)*(?:(?:what|how)\s+about\b\s*)?", re.IGNORECASE
-)
-_FOLLOW_ENDS = re.compile(
-    r"(?:[\s,]+(?:too|also|as\s+well|after\s+that|afterwards|instead|please))*[\s.?!]*$",
-    re.IGNORECASE,
-)
-_FOLLOW_WORDS = 3
-"""The most content words of what an elliptical follow-up names."""
-
-
-def elliptical(entries: list[PlanEntry], parent: str) -> list[PlanEntry]:
-    """``entries`` with each one the parent keeps that is an elliptical follow-up of the entry
-    right before it given to that entry's agent: a short fragment with no verb, auxiliary or
-    question word of its own, that only names what changes ("How far is Leeds from here? And
-    York?", "Add milk to my shopping list. Bread too.", "Call mum. Then dad."). Planned alone it
-    routes nowhere, for it has none of an agent's words; it shares the verb of the request
-    before it. A fragment that greets or thanks (``asks_nothing``) is none, nor one after an
-    entry the parent keeps."""
-    out = list(entries)
-    for index, entry in enumerate(entries):
-        if index == 0 or entry.agent != parent or out[index - 1].agent == parent:
-            continue
-        if _fragment(entry.request):
-            out[index] = PlanEntry(request=entry.request, agent=out[index - 1].agent)
-    return out
-
-
-def _fragment(text: str) -> bool:
-    """Whether ``text`` only names something, framed as a follow-up (``elliptical``)."""
-    if asks_nothing(text):
-        return False
-    core = _FOLLOW_ENDS.sub("", _FOLLOW_OPENS.sub("", text))
-    words = [w.lower().replace("’", "'") for w in _TOKEN.findall(core)]
-    if not words or len(content_tokens(core)) > _FOLLOW_WORDS:
-        return False
-    return not any(w in _VERBS or w in AUXILIARIES or w in WH_SET for w in words) and not any(
-        w in _SUBJECTS for w in words
-    )
-
-
-# Subjects a clause of its own opens with: a fragment with one is a statement, not a follow-up.
-_SUBJECTS = word_class("i i'm i'd i've you we he she they it it's there's that's")

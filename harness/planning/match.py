@@ -54,16 +54,12 @@ __all__ = [
     "CONCEPT_WEIGHTS",
     "FEATURES",
     "FOCUS_POWER",
-    "SHORT_WORDS",
     "WEIGHTS",
     "AgentMatcher",
     "agent_matcher",
     "agent_texts",
     "coherence",
 ]
-
-SHORT_WORDS = 4
-"""The most content words of a request ``AgentMatcher.owned_short`` reads as short."""
 
 FEATURES = (
     "agent_words_share",
@@ -438,38 +434,16 @@ class AgentMatcher:
             return False
         return self._described[self._index[ranked[0][0]]].issuperset(words)
 
-    def sent_on(self, text: str, threshold: float | None = None, *, short: bool = True) -> bool:
+    def sent_on(self, text: str, threshold: float | None = None) -> bool:
         """Whether the out-of-scope gate lets ``text`` go to a sub-agent at ``threshold`` (0 lets
         every request on; None: the threshold of the model that judges it, ``scope_for``): its
         in-scope probability (``in_scope``) is at least ``threshold``, or it says nothing but its
         best agent's own described words (``described``), however short (the scope model, fitted
-        on longer requests, judges a request of one or two words by how little it says). A
-        short request plainly one agent's goes on too (``owned_short``), unless ``short`` is
-        False: a statement weighed as a scene is no request."""
+        on longer requests, judges a request of one or two words by how little it says)."""
         if threshold is not None and threshold <= 0.0:
             return True
         limit = self.scope_for(text).threshold if threshold is None else threshold
-        return (
-            self.in_scope(text) >= limit
-            or self.described(text)
-            or (short and self.owned_short(text))
-        )
-
-    def owned_short(self, text: str) -> bool:
-        """Whether ``text`` is a short request (at most ``SHORT_WORDS`` content words) that is
-        plainly one agent's: at least half of its words are the bot's, every distinctive one
-        of them is in the best agent's texts, and that agent leads the next by a third of its
-        score. The scope model's figures are sums and shares over a request's words, fitted on
-        longer requests: "when do i need to get my tires changed" has two content words, one
-        of them the bot's, and reaches no probability a request of ten words reaches, however
-        plainly it is the tyre agent's. Requests that belong to no agent rarely have half their
-        words in the bot's texts and all of them in one agent's (the thresholds were chosen on
-        development data, docs/journal/models.md)."""
-        words = tokens(text)
-        if not words or len(words) > SHORT_WORDS:
-            return False
-        top, margin, _, _, share, known, *_ = self.scope_figures(text)
-        return top > 0.0 and share >= 1.0 and known >= 0.5 and margin >= top / 3
+        return self.in_scope(text) >= limit or self.described(text)
 
     def best(self, text: str) -> str | None:
         """The best-scoring sub-agent, or None when no score reaches ``minimum``."""

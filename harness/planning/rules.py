@@ -34,7 +34,7 @@ from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
 from harness.planning._nonrequest import asks_nothing
-from harness.planning._refer import elliptical, referred
+from harness.planning._refer import referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
 from harness.planning.concepts import ConceptTable
 from harness.planning.match import AgentMatcher, agent_matcher
@@ -142,9 +142,6 @@ class RulesPlanner(Planner):
             # A request that routes nowhere but points back to an earlier one's object ("...,
             # and how much is it?") goes to that one's agent (``_refer``).
             entries = referred(entries, given.parent)
-            # A short fragment after a sub-agent's request that only names what changes ("...?
-            # And York?") shares that request's verb, and goes to its agent (``_refer``).
-            entries = elliptical(entries, given.parent)
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
@@ -201,8 +198,7 @@ class RulesPlanner(Planner):
 
         def scoped(text: str) -> bool:
             matcher, limit = self._gate(cards)
-            # A statement is weighed here, not a request: ``owned_short`` reads requests.
-            return matcher.sent_on(text, limit, short=False)
+            return matcher.sent_on(text, limit)
 
         return scoped
 

@@ -79,9 +79,8 @@ class Checked:
 
     asks: tuple[tuple[tuple[float, ...], bool, bool, bool], ...]
     """Per request the scope model checked: its figures, whether the matcher has an agent for it,
-    whether its words are all its best agent's described words (``AgentMatcher.described``) or
-    it is a short request plainly one agent's (``AgentMatcher.owned_short``), sent on at any
-    threshold, and whether the concept table is blind to it
+    whether its words are all its best agent's described words (``AgentMatcher.described``,
+    sent on at any threshold), and whether the concept table is blind to it
     (``AgentMatcher.blind``: judged by ``scope.PLAIN``)."""
     right: bool
     """For an in-scope text: its plan entry went to its agent (gate off)."""
@@ -118,8 +117,7 @@ def _recording(log: list[tuple[tuple[float, ...], bool, bool, bool]]) -> Iterato
             (
                 self.scope_figures(text),
                 self.best(text) is not None,
-                # Sent on at any threshold, as the planner's gate does (``sent_on``).
-                self.described(text) or self.owned_short(text),
+                self.described(text),
                 self.blind(text),
             )
         )

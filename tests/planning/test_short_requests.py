@@ -1,14 +1,14 @@
-"""Short requests (a few words, an elliptical follow-up) go to the agent that has them, short
-text that is no agent's stays with the parent, and a part that only greets, thanks or apologises
-is acknowledged or left out, never refused (bots of ``tests/fixtures/short``; new text)."""
+"""Short text that is no agent's stays with the parent, and a part that only greets, thanks,
+apologises or says goodbye is acknowledged or left out, never refused (bots of
+``tests/fixtures/short``; new text). Short requests and elliptical follow-ups the planner still
+keeps are strict xfails: s69-short's two rules for them were tried and removed (they sent more
+requests that no agent has to an agent; docs/journal/models.md)."""
 
 from __future__ import annotations
 
 import pytest
 
 from harness.planning import PlanInput, RulesPlanner
-from harness.planning._refer import elliptical
-from harness.planning.base import PlanEntry
 from harness.runtime.loading import load_bot
 from tests.planning.short_eval import HERE, bot
 
@@ -19,6 +19,14 @@ async def _plan(name: str, message: str) -> list[tuple[str, str]]:
     return [(e.agent, e.request) for e in plan.entries]
 
 
+_KEPT = pytest.mark.xfail(
+    strict=True,
+    reason="the planner keeps a short request the scope model does not reach; s69-short's "
+    "rule for it was removed (out-of-scope requests sent on rose)",
+)
+
+
+@_KEPT
 @pytest.mark.parametrize(
     ("name", "message", "agent"),
     [
@@ -30,8 +38,8 @@ async def _plan(name: str, message: str) -> list[tuple[str, str]]:
 async def test_a_short_request_plainly_one_agents_goes_to_it(
     name: str, message: str, agent: str
 ) -> None:
-    # The scope model alone keeps each with the parent: two or three content words reach no
-    # probability a longer request reaches (``AgentMatcher.owned_short``).
+    # The scope model keeps each with the parent: two or three content words reach no
+    # probability a longer request reaches.
     assert [a for a, _ in await _plan(name, message)] == [agent]
 
 
@@ -40,6 +48,10 @@ async def test_short_text_that_is_no_agents_stays_with_the_parent(message: str) 
     assert [a for a, _ in await _plan("motorist", message)] == ["motorist"]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a verbless follow-up routes nowhere alone; s69-short's elliptical rule was removed",
+)
 @pytest.mark.parametrize(
     ("message", "agent"),
     [
@@ -57,28 +69,21 @@ async def test_an_elliptical_follow_up_goes_to_the_agent_before_it(
 
 
 @pytest.mark.parametrize(
-    "follow_up",
-    ["I think it is broken", "where do you live", "Thanks so much!", "the van"],
-)
-def test_only_a_verbless_fragment_after_a_sub_agents_request_follows_it(follow_up: str) -> None:
-    entries = [PlanEntry(request="What fuel does my car take", agent="fuel")]
-    after = elliptical([*entries, PlanEntry(request=follow_up, agent="motorist")], "motorist")
-    assert after[-1].agent == ("fuel" if follow_up == "the van" else "motorist")
-    # After a request the parent keeps, nothing to follow.
-    kept = [PlanEntry(request="Who won the cup", agent="motorist")]
-    assert (
-        elliptical([*kept, PlanEntry(request="the van", agent="motorist")], "motorist")[-1].agent
-        == "motorist"
-    )
-
-
-@pytest.mark.parametrize(
     ("message", "reply"),
     [
         ("Sorry to bother you again.", "No problem."),
         ("Thanks so much for your help earlier!", "You're welcome!"),
         ("Hi, I have a couple of questions.", "Hello! How can I help?"),
         ("I have two quick questions.", "How can I help?"),
+        # A farewell (the farewell reader's, ``harness.detect._farewells``) gets the goodbye.
+        ("Bye!", "Goodbye!"),
+        ("Goodbye", "Goodbye!"),
+        ("See you later", "Goodbye!"),
+        ("Thanks, bye", "You're welcome! Goodbye!"),
+        # Asked, an apology is no apology: the planner drops the "?", the composer reads the
+        # user's message.
+        ("Sorry?", 'I can\'t help with "Sorry" here.'),
+        ("Pardon?", 'I can\'t help with "Pardon" here.'),
     ],
 )
 async def test_a_message_that_asks_nothing_is_acknowledged_not_refused(
