@@ -29,8 +29,10 @@ from harness.composing.base import (
     Route,
     quote_each,
 )
+from harness.detect._farewells import farewells
 from harness.models._text import Router, content_tokens
 from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
+from harness.planning._nonrequest import asks_nothing
 from harness.planning.match import agent_matcher
 from harness.text import quote
 from harness.text.instructions import checks_answered, repeats_answers
@@ -41,6 +43,7 @@ __all__ = ["RulesComposer"]
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+_SORRY = re.compile(r"\b(sorry|apolog\w*|pardon)\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=256)
@@ -127,9 +130,10 @@ class RulesComposer(Composer):
         handled = _handled(context.results)
         kept: list[tuple[int, str]] = []  # (part, request) the parent cannot help with
         for own in context.own_requests:
-            if _cannot_help(own):
+            asked = _asked(own, context.user_message)
+            if _cannot_help(own, asked=asked):
                 kept.append((len(parts), own))
-            parts.append(_own_reply(own))
+            parts.append(_own_reply(own, asked=asked))
         for result in context.results:
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
@@ -219,6 +223,11 @@ class RulesComposer(Composer):
             # closes the reply, after every answer relayed.
             parts.append(context.handoff)
         message = " ".join(_once(parts)).strip()
+        if not message and context.own_requests:
+            # Only parts that ask nothing and need no answer of their own ("Hi, I have a couple
+            # of questions."): the parent greets and invites them rather than saying nothing.
+            greeted = any(_GREETING.search(own) for own in context.own_requests)
+            message = "Hello! How can I help?" if greeted else "How can I help?"
         return Composition(message=message, routes=tuple(routes), usage=usage)
 
 
@@ -357,19 +366,55 @@ def _social(text: str) -> str:
     return ""
 
 
-def _cannot_help(text: str) -> bool:
-    """Whether the parent's own reply to ``text`` says it cannot help (it is no greeting,
-    thanks or goodbye alone)."""
-    return not (_social(text) and not content_tokens(text))
+def _asked(piece: str, message: str) -> bool:
+    """Whether ``piece`` is asked in ``message``: a question mark closes it there ("Sorry?",
+    "Pardon?"; the planner's entries leave the mark out). A piece not found word for word is
+    asked when the message holds a question mark anywhere (the safe reading)."""
+    at = message.lower().find(piece.strip().lower())
+    if at < 0 or not piece.strip():
+        return "?" in message
+    return re.match(r"[\s\"')\]]*\?", message[at + len(piece.strip()) :]) is not None
 
 
-def _own_reply(text: str) -> str:
+def _farewell(text: str, *, asked: bool = False) -> bool:
+    """Whether ``text`` says goodbye ("Bye!", "Thanks, bye", "See you later"): it names a goodbye
+    and the farewell reader (``harness.detect._farewells``, fitted on users' farewells) reads it
+    as one, and it is not asked ("Bye?")."""
+    return not asked and _BYE.search(text) is not None and farewells().reads(text)
+
+
+def _cannot_help(text: str, *, asked: bool = False) -> bool:
+    """Whether the parent's own reply to ``text`` says it cannot help: it is no greeting, thanks
+    or goodbye alone, no farewell (``_farewell``), and, unless ``asked`` (a question mark closed
+    it in the message), no part that asks nothing (``asks_nothing``: "Sorry to bother you.",
+    "Thanks so much for the help yesterday.", "I have two questions."), which the parent
+    acknowledges or leaves out, never refuses."""
+    return not (
+        (_social(text) and not content_tokens(text))
+        or _farewell(text, asked=asked)
+        or (not asked and asks_nothing(text))
+    )
+
+
+def _own_reply(text: str, *, asked: bool = False) -> str:
     """The parent's reply to a request of its own: a greeting, thanks or goodbye, else that it
     cannot help with it here (the bot's ``handoff`` line, when it has one, closes the reply:
     ``compose``; none by default: where to turn next differs from an airline to a bank, so only
-    the bot can say it)."""
+    the bot can say it). ``asked``: a question mark closed ``text`` in the user's message."""
     social = _social(text)
-    if not _cannot_help(text):
+    if _farewell(text, asked=asked):
+        return "You're welcome! Goodbye!" if _THANKS.search(text) else "Goodbye!"
+    if not asked and asks_nothing(text):
+        # Thanks or an apology is acknowledged; a greeting, a wish or "I have two questions."
+        # is left out: the answers beside it are the reply to it (``compose`` greets when
+        # nothing else is said).
+        if _THANKS.search(text):
+            return "You're welcome!"
+        return "No problem." if _SORRY.search(text) else ""
+    if not _cannot_help(text, asked=asked):
         return social
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
-    return f"{unhelpful} {social}".strip() if social != "Hello! How can I help?" else unhelpful
+    # A greeting's "How can I help?" after a refusal reads oddly.
+    if social == "Hello! How can I help?":
+        return unhelpful
+    return f"{unhelpful} {social}".strip()

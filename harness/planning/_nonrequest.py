@@ -52,11 +52,14 @@ _ASKING = (
 # "hope you can help": the one asking word a wish may hold.
 _HELP = word_class("can help")
 _MOST_WORDS = 10
+# A formula is a few short clauses; a longer piece is none, and is not read through (the
+# composer asks about every part the parent keeps, the rest of a huge message included).
+_MOST_CHARACTERS = 400
 
 
 def asks_nothing(piece: str) -> bool:
     """Whether ``piece`` only greets, thanks, apologises, wishes well or announces what follows."""
-    if "?" in piece:
+    if len(piece) > _MOST_CHARACTERS or "?" in piece:
         return False
     clauses = [c for c in re.split(r"[.!,;:\n]+", piece.lower()) if c.strip()]
     return bool(clauses) and all(_formula(_WORD.findall(c)) for c in clauses)

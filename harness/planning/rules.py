@@ -359,12 +359,15 @@ def _social_joined(
     social = [asks_nothing(asks) and asks_nothing(text) for text, asks in parts]
     if len(parts) < 2 or not any(social):
         return parts
-    for i, (_, asks) in enumerate(parts):
-        if social[i] and (agent := agent_of(asks)) is not None:
-            after = [j for j in range(i + 1, len(parts)) if not social[j]]
-            before = [j for j in range(i) if not social[j]]
-            target = after[0] if after else before[-1] if before else None
-            social[i] = target is not None and agent_of(parts[target][1]) == agent
+    # Each part's agent is asked once: routing a piece is the costly step here.
+    agents = {i: agent_of(asks) for i, (_, asks) in enumerate(parts) if social[i]}
+    for i in [i for i, agent in agents.items() if agent is not None]:
+        after = [j for j in range(i + 1, len(parts)) if not social[j]]
+        before = [j for j in range(i) if not social[j]]
+        target = after[0] if after else before[-1] if before else None
+        if target is not None and target not in agents:
+            agents[target] = agent_of(parts[target][1])
+        social[i] = target is not None and agents[target] == agents[i]
     out: list[tuple[str, str]] = []
     waiting: list[str] = []  # social parts before the next request
     at = 0  # where the message is searched from: each search goes on from the last (linear)
