@@ -92,11 +92,7 @@ def main(*, show: bool = False, e2e: bool = False) -> None:
             tally["refused turns"] += refused > 0
         tallies.setdefault((half, message["kind"]), Counter()).update(tally)
         if show and wrong and half == "fit":
-            print(f"[{half}/{message['kind']}] {message['text']}")
-            for e in entries:
-                print(f"     plan: {e.agent}: {e.request!r}")
-            for w in wrong:
-                print(f"   {w}")
+            probe_bots.show_misses(message, entries, wrong)
     for (half, kind), t in sorted(tallies.items()):
         line = (
             f"{half:5} {kind:8}: right {t['right']}/{t['requests']}, lost {t['lost']},"

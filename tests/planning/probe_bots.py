@@ -1,10 +1,12 @@
 """The probe bots of a planning eval folder (``tests/fixtures/<folder>``: one YAML bot per name
 and ``probes.jsonl``, one message per line with its ``bot``), and the offline planner's plan of a
-probe message. Shared by ``refer_eval`` and ``nonrequest_eval``."""
+probe message, and how an eval prints a fit-half miss. Shared by ``refer_eval``,
+``nonrequest_eval`` and ``short_eval``."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,3 +38,14 @@ async def plan(folder: str, message: dict[str, Any]) -> tuple[PlannedRequest, ..
     given = PlanInput(parent=parent, message=message["text"], agents=cards)
     result = await RulesPlanner().plan(given)
     return tuple(PlannedRequest(request=e.request, agent=e.agent) for e in result.entries)
+
+
+def show_misses(
+    message: dict[str, Any], entries: Iterable[PlannedRequest], wrong: Iterable[str], lead: str = ""
+) -> None:
+    """Print a probe message the plan got wrong: its text, the plan, and each wrong request."""
+    print(f"[fit/{message['kind']}] {message['text']}")
+    for e in entries:
+        print(f"     plan: {e.agent}: {e.request!r}")
+    for w in wrong:
+        print(f"   {lead}{w}")

@@ -52,11 +52,7 @@ def main(show: bool = False) -> None:
             if not ok:
                 wrong.append(f"{request['text']!r} -> {entry.agent if entry else None}")
         if show and wrong and half == "fit":
-            print(f"[{half}/{message['kind']}] {message['text']}")
-            for e in entries:
-                print(f"     plan: {e.agent}: {e.request!r}")
-            for w in wrong:
-                print(f"   WRONG {w}")
+            probe_bots.show_misses(message, entries, wrong, lead="WRONG ")
     for (half, kind), (right, total) in sorted(tally.items()):
         print(f"{half:5} {kind:5}: {right}/{total} requests routed right")
 

@@ -33,6 +33,7 @@ from harness.planning._nonrequest import asks_nothing
 from harness.planning.concepts import ConceptTable
 from harness.runtime.loading import load_bot
 from tests.detect.planner_baseline import coverage
+from tests.planning import probe_bots
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "short"
 
@@ -117,11 +118,7 @@ def main(*, show: bool = False, e2e: bool = False) -> None:
             tally["social refusals"] += social
         tallies.setdefault((half, message["kind"]), Counter()).update(tally)
         if show and wrong and half == "fit":
-            print(f"[{half}/{message['kind']}] {message['text']}")
-            for e in entries:
-                print(f"     plan: {e.agent}: {e.request!r}")
-            for w in wrong:
-                print(f"   {w}")
+            probe_bots.show_misses(message, entries, wrong)
     for (half, kind), t in sorted(tallies.items()):
         line = (
             f"{half:5} {kind:8}: right {t['right']}/{t['requests']}, lost {t['lost']},"
