@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from harness.detect._around import _ASK_TURNS, _CLOSING, _verbatim
 from harness.detect._candidates import Entry
 from harness.detect._users import (
+    _STILL,
     _User,
     _Users,
     asked_again_after_apology,
@@ -36,7 +37,8 @@ from harness.detect.choices import (
 )
 from harness.detect.restate import Restatement
 from harness.detect.scorer import FEATURES
-from harness.text import Analysis
+from harness.detect.transcript import Message
+from harness.text import Analysis, content_words
 from harness.text.claims import message_facts
 
 __all__ = ["asked_again", "confirms_choice", "keeps_the_pick", "only_closes"]
@@ -92,7 +94,7 @@ def asked_again(
         return True
     if any(len(u.words) <= 3 and _AGAIN.search(u.text) for u in between[-_ASK_TURNS:]):
         return True  # "when is the third one coming again?"
-    if asked is not None and entry.message.turn > turn and asks_still(asked, other.text):
+    if asked is not None and entry.message.turn > turn and _asks_still(asked, other.text):
         return True  # "is 604 still on time?" answered with the same state
     if entry.message.turn != turn + 1:
         return False
@@ -100,6 +102,34 @@ def asked_again(
         asks_again(u.text) and len(u.words) <= 2 and asks_about(u, other.text)
         for u in users.between(turn, turn + 1)
     )
+
+
+_QUESTION_END = re.compile(r"(?<=\?)\s+")
+
+
+def _asks_still(asked: _User, earlier: Analysis) -> bool:
+    """:func:`~._users.asks_still` for the user's message, or for one of its questions when it
+    asks several ("is it still 14 March? and how much is a restring?"): asking about the thing
+    again excuses saying it again, whatever else the user asks beside it."""
+    if asks_still(asked, earlier):
+        return True
+    parts = _QUESTION_END.split(asked.text)
+    if len(parts) < 2:
+        return False
+    # A value's words ("14 March") stay among the question's words while the earlier message's
+    # analysis keeps them as a fact only: the words its text says are named by it too.
+    said = set(content_words(earlier.text)) | earlier.words
+    for key in earlier.facts:
+        kind, _, value = key.partition(":")
+        said.update(content_words(f"{kind} {value}"))
+    for part in parts:
+        if _STILL.search(part) is None:
+            continue
+        user = _User.of(Message(id="", turn=asked.turn, role="user", sender="", text=part))
+        named = user.words - {"still"}
+        if (named or user.facts) and named <= said and user.facts <= earlier.facts:
+            return True
+    return False
 
 
 _DONE = frozenset({"NOTIFY_SUCCESS", "NOTIFY_FAILURE", "CONFIRM"})

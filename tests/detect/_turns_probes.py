@@ -205,7 +205,10 @@ REPEATS: dict[str, tuple[Lines, tuple[str, str]]] = {
             (U, "has parcel BC-550 been collected?"),
             ("courier", "Parcel BC-550 was collected at 9:40."),
             (U, "what does same-day delivery cost?"),
-            ("courier", "Same-day delivery is £12. Parcel BC-550 was collected at 9:40, by the way."),
+            (
+                "courier",
+                "Same-day delivery is £12. Parcel BC-550 was collected at 9:40, by the way.",
+            ),
         ],
         ("m2", "m4"),
     ),
@@ -227,7 +230,10 @@ REPEATS: dict[str, tuple[Lines, tuple[str, str]]] = {
             (U, "when will the locksmith come?"),
             ("locks", "The locksmith will arrive between 2 and 4 pm today."),
             (U, "do you take cards?"),
-            ("locks", "We take all major cards. The locksmith will arrive between 2 and 4 pm today."),
+            (
+                "locks",
+                "We take all major cards. The locksmith will arrive between 2 and 4 pm today.",
+            ),
         ],
         ("m2", "m4"),
     ),
