@@ -59,7 +59,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -357,6 +357,11 @@ class AnswerMatcher:
             _held_to_wholes(p, requests, claims, wholes, features, self.associations)
         return p
 
+    def holding_to_words(self) -> AnswerMatcher:
+        """This matcher without its paraphrase table: no sentence is released to a request
+        by what people say for one need (:func:`_said_otherwise`)."""
+        return replace(self, paraphrases={}) if self.paraphrases else self
+
     def _probability(self, x: Sequence[float]) -> float:
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 
@@ -625,6 +630,7 @@ def _said_otherwise(
         return set()
     words = [words_of(r) for r in requests]
     terms = [reply_terms(r) for r in requests]
+    kinds = [asked_kinds(r) for r in requests]
     out = set()
     for j in held:
         said, back = reply_terms(claims[j]), words_of(claims[j])
@@ -634,7 +640,12 @@ def _said_otherwise(
         ]
         best = max(range(len(scores)), key=scores.__getitem__)
         rivals = max((v for k, v in enumerate(scores) if k != best), default=0.0)
-        if scores[best] > ASSOCIATED and scores[best] > rivals:
+        # What the request asks for (a time, an amount, a place) must be what the sentence
+        # gives: a sentence of the request's subject that gives none answers another need
+        # of that subject ("Your vacation request was not approved" for "how much PTO have I
+        # used"), not this one.
+        fits = not kinds[best] or bool(kinds[best] & given_kinds(claims[j]))
+        if scores[best] > ASSOCIATED and scores[best] > rivals and fits:
             out.add((best, j))
     return out
 
