@@ -614,8 +614,10 @@ def _said_otherwise(
     request's ("Your annual pay is on the payroll page" for "what do I earn" beside "set a
     timer"). A part cut from a sentence is left to its sentence's reading; a sentence that goes
     with two requests as much is released to neither; :meth:`AnswerMatcher.probabilities` makes
-    the release only when no other request of the message is left without a likely answer. No
-    table (the shipped matcher has none): nothing is released."""
+    the release only when no other request of the message is left without a likely answer. A
+    sentence that asks the user something (:func:`~harness.detect._kinds.asks_back`: "At what
+    time?") is never released: a question back is no answer said in other words, and released
+    it would stand in for the request it leaves unanswered. No table: nothing is released."""
     if not table:
         return set()
     held = [
@@ -625,6 +627,7 @@ def _said_otherwise(
         and features
         and features[0][j][_AT["claim_unclaimed"]]
         and not any(_may_answer(row[j]) for row in features)
+        and not asks_back(claims[j])
     ]
     if not held:
         return set()

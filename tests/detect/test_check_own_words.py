@@ -32,8 +32,8 @@ def _requests(*texts: str) -> list[DeclaredRequest]:
 def test_a_sentence_in_other_words_answers_a_request_for_an_amount_only_with_an_amount(
     with_table: None,
 ) -> None:
-    """"How much do I earn" is answered in other words by a sentence that gives an amount, not by
-    one of the same subject that gives none (it answers another need of that subject)."""
+    """A request for an amount ("how much do I earn") is answered in other words by a sentence that
+    gives an amount, not by one of the same subject that gives none (it answers another need)."""
     requests = _requests("how much do I earn", "set a timer for ten minutes")
     timer = "Done, counting down from ten minutes."
     assert unanswered(requests, ["Your gross salary is $4,200 a month.", timer]) == []
@@ -52,3 +52,14 @@ def test_no_release_when_the_turn_has_fewer_answers_than_requests(with_table: No
     assert unanswered(three, [pay, timer, "Your next day away is Friday."]) == []
     assert unanswered(three, [pay, timer]) == [0]
     assert unanswered(three, [pay, timer, "Is there anything else I can help with?"]) == [0]
+
+
+def test_a_question_back_is_neither_released_nor_counted_as_an_answer(with_table: None) -> None:
+    """A sentence that asks the user something stands in for no request: the table does not
+    release it, and a turn whose other sentences are fewer than its requests releases nothing."""
+    requests = _requests("what do I earn", "set a timer for ten minutes")
+    timer = "Done, counting down from ten minutes."
+    assert unanswered(requests, ["Your gross salary is shown on the portal.", timer]) == []
+    # Two requests, one answer and a question back: one request went without, whichever the
+    # question is read as following up.
+    assert unanswered(requests, ["Your gross salary is shown on the portal.", "At what time?"])
