@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from harness.detect._answer_findings import finding_features
-from harness.detect._answer_terms import own_words
+from harness.detect._answer_terms import claim_acts, own_words
 from harness.detect._assigning import matched
 from harness.detect._declines import (
     decline_rows,
@@ -22,6 +22,7 @@ from harness.detect._declines import (
     polarity,
     refusals,
 )
+from harness.detect._kinds import asks_back, asks_back_in
 from harness.detect._meaning import (
     Closeness,
     Meanings,
@@ -181,6 +182,13 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     if len(judged) <= len(declared):
         return _Matched(declared=declared, unsaid=missing, rows=None, declined=frozenset(declined))
     model = matcher()
+    if model.paraphrases and _fewer_answers(len(requests), found):
+        # A question back, or fewer sentences than requests: some sentence must answer two, or
+        # a request went without. A sentence said in other words is the weakest reading of all,
+        # so it is not released to a request here (it could be the answer of a request with no
+        # word to match, "when will I be off again", given to a neighbour whose own answer is
+        # missing, or a question back could stand in for the request left without).
+        model = model.holding_to_words()
     texts = [requests[i].text for i in judged]
     fixed = {row for row, i in enumerate(judged) if i in declared}
 
@@ -212,6 +220,26 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
         said=said,
     )
     return _Matched(declared=declared, unsaid=missing, rows=rows, declined=frozenset(declined))
+
+
+def _fewer_answers(requests: int, found: Sequence[tuple[str, frozenset[str], bool, str]]) -> bool:
+    """Whether the turn may lack an answer: the bot asks the user something (a question back,
+    :func:`asks_back_in` of a part or the whole sentence: "At what time?"), or its sentences (a
+    sentence cut into clauses counts once) that do not only close ("Anything else?", a goodbye:
+    the dialogue-act tagger, whose readings the matcher's features reuse) are fewer than the
+    requests. A question back answers no request: it follows one up, or stands in for an answer
+    the bot did not give, so it is no sentence that answers."""
+    wholes = {whole for _, _, _, whole in found}
+    if len(wholes) < requests:
+        return True
+    if any(asks_back_in(text, whole) or asks_back(whole) for text, _, _, whole in found):
+        return True
+    kept = {whole for text, _, _, whole in found if claim_acts(text)[0] < CLOSING}
+    return len(kept) < requests
+
+
+CLOSING = 0.5
+"""The least probability of a part only closing for it not to count as a possible answer."""
 
 
 # A number as written, its separators included ("2016", "4.5", "650-341-6888", "5:30", "$1,200"),

@@ -59,7 +59,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -357,6 +357,11 @@ class AnswerMatcher:
             _held_to_wholes(p, requests, claims, wholes, features, self.associations)
         return p
 
+    def holding_to_words(self) -> AnswerMatcher:
+        """This matcher without its paraphrase table: no sentence is released to a request
+        by what people say for one need (:func:`_said_otherwise`)."""
+        return replace(self, paraphrases={}) if self.paraphrases else self
+
     def _probability(self, x: Sequence[float]) -> float:
         return _logistic(self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 
@@ -609,8 +614,10 @@ def _said_otherwise(
     request's ("Your annual pay is on the payroll page" for "what do I earn" beside "set a
     timer"). A part cut from a sentence is left to its sentence's reading; a sentence that goes
     with two requests as much is released to neither; :meth:`AnswerMatcher.probabilities` makes
-    the release only when no other request of the message is left without a likely answer. No
-    table (the shipped matcher has none): nothing is released."""
+    the release only when no other request of the message is left without a likely answer. A
+    sentence that asks the user something (:func:`~harness.detect._kinds.asks_back`: "At what
+    time?") is never released: a question back is no answer said in other words, and released
+    it would stand in for the request it leaves unanswered. No table: nothing is released."""
     if not table:
         return set()
     held = [
@@ -620,11 +627,13 @@ def _said_otherwise(
         and features
         and features[0][j][_AT["claim_unclaimed"]]
         and not any(_may_answer(row[j]) for row in features)
+        and not asks_back(claims[j])
     ]
     if not held:
         return set()
     words = [words_of(r) for r in requests]
     terms = [reply_terms(r) for r in requests]
+    kinds = [asked_kinds(r) for r in requests]
     out = set()
     for j in held:
         said, back = reply_terms(claims[j]), words_of(claims[j])
@@ -634,7 +643,12 @@ def _said_otherwise(
         ]
         best = max(range(len(scores)), key=scores.__getitem__)
         rivals = max((v for k, v in enumerate(scores) if k != best), default=0.0)
-        if scores[best] > ASSOCIATED and scores[best] > rivals:
+        # What the request asks for (a time, an amount, a place) must be what the sentence
+        # gives: a sentence of the request's subject that gives none answers another need
+        # of that subject ("Your vacation request was not approved" for "how much PTO have I
+        # used"), not this one.
+        fits = not kinds[best] or bool(kinds[best] & given_kinds(claims[j]))
+        if scores[best] > ASSOCIATED and scores[best] > rivals and fits:
             out.add((best, j))
     return out
 
