@@ -66,7 +66,9 @@ from harness.planning._cuts import (
     FIRST_MARK,
     GO_AHEAD,
     PUNCTUATED,
+    fields_joined,
     inside_clause,
+    is_field,
     names_region,
     soft_cut_allowed,
 )
@@ -204,6 +206,7 @@ def split_request_parts(
         cut_text, start = match.group(0), match.end()
     pieces.append((kind, cut_text, text[start:]))
     pieces = _lead_ins_joined(pieces)
+    pieces = fields_joined(pieces)
     # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
     # compared with once the request is longer than ``_COMPARED``: the work per piece stays
     # bounded however long a request grows) and whether it asks something of its own.
@@ -236,7 +239,9 @@ def split_request_parts(
         # opens the request after it when a comma follows ("yesterday, my card was declined"),
         # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
         # A question about a value ("what do I have on Monday") is a request of its own.
-        values = _only_values(piece) and not opens_question(piece)
+        # So is a detail written "label: value" after a request ("... Thursday. copies: 25").
+        field = bool(requests) and is_field(piece)
+        values = (_only_values(piece) or field) and not opens_question(piece)
         # What follows the piece: a question mark ends it, a sentence of its own ("In Lisbon?";
         # "..., near the harbour?" ends the question it is part of), or a comma and what comes
         # after it (a schedule goes on: "leaving Friday, returning Sunday"; anything else is a
@@ -249,6 +254,7 @@ def split_request_parts(
         scene_follows = comma_follows and not _fragment(after[2] if after else "")
         opens = (
             values
+            and not field
             and index + 1 < len(pieces)
             and pieces[index + 1][0] == "comma"
             and not (requests and _ends_in_value(requests[-1][1]))
