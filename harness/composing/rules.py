@@ -42,7 +42,10 @@ __all__ = ["RulesComposer"]
 
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
-_BYE = re.compile(r"\b(bye|goodbye|see you|good ?night)\b", re.IGNORECASE)
+_BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+# A goodbye the farewell reader is asked about: "Good night." is one when the reader reads the
+# part as a farewell, never inside a request ("a good night's sleep", "Good night shift staff").
+_NAMES_FAREWELL = re.compile(r"\b(bye|goodbye|see you|good ?night)\b", re.IGNORECASE)
 _SORRY = re.compile(r"\b(sorry|apolog\w*|pardon)\b", re.IGNORECASE)
 
 
@@ -381,7 +384,7 @@ def _farewell(text: str, *, asked: bool = False) -> bool:
     """Whether ``text`` says goodbye ("Bye!", "Thanks, bye", "See you later"): it names a goodbye
     and the farewell reader (``harness.detect._farewells``, fitted on users' farewells) reads it
     as one, and it is not asked ("Bye?")."""
-    return not asked and _BYE.search(text) is not None and farewells().reads(text)
+    return not asked and _NAMES_FAREWELL.search(text) is not None and farewells().reads(text)
 
 
 def _own_reply(text: str, *, asked: bool = False) -> tuple[str, bool]:

@@ -4,8 +4,8 @@
 A count argument is filled from a number the user said, in any of the ways people say one:
 
 - before the thing counted ("4 bags", "twelve adults", "a child"), the number of
-  ``harness.text.spelled.count_of``, or dozens of it ("a dozen eggs", "two dozen"); a number with a decimal point or glued to its unit ("2.5",
-  "6hrs", "2.5kg") where a measure is read;
+  ``harness.text.spelled.count_of``, or dozens of it ("a dozen eggs", "two dozen"); a number
+  with a decimal point or glued to its unit ("2.5", "6hrs", "2.5kg") where a measure is read;
 - after a label, when the user writes the count as a field ("nights: 4", "copies: 4"), a group
   with "of" ("a party of 5", "a group of 11") or a size ("group size 6"), or after a word that
   says only that it is a count ("quantity 9", "qty 9");
@@ -55,6 +55,8 @@ _DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w]|\.\d)")
 DOZEN = "dozen"
 """Twelve of what follows ("a dozen eggs", "two dozen"): a number word ``count_of`` leaves."""
 _BETWEEN = 2
+_CURRENCY = frozenset("£$€¥")
+_RATE = frozenset({"a", "an", "per", "each"})  # "£2.50 an hour", "3.20 per litre"
 _ARTICLES = frozenset({"a", "an", "one"})
 # Words that label a count written after them as a size: "group size 6", "party size 4".
 _SIZE = stem("size")
@@ -159,11 +161,19 @@ def decimal_before(
     text: str, spans: Sequence[tuple[str, int, int]], nouns: Collection[str]
 ) -> float | None:
     """The number with a decimal point written before a word of ``nouns`` (stems), with at most
-    two words between ("1.5 tonnes", "40.5 litres of diesel", "a 9.5 metre boat"): the word
-    reader splits it at the point, so a count read word by word would take "5". None when no
-    such number is written."""
+    two words between and no number among them ("1.5 tonnes", "40.5 litres of diesel", "a 9.5
+    metre boat"): the word reader splits it at the point, so a count read word by word would
+    take "5". Never a price: a currency sign before it or a rate after it ("£2.50 an hour",
+    "3.20 per litre"). None when no such number is written."""
     for found in _DECIMAL.finditer(text):
-        after = [w for w, start, _ in spans if start >= found.end()][: _BETWEEN + 1]
-        if any(stem(_PEOPLE.get(w.lower(), w.lower())) in nouns for w in after):
-            return float(found.group(0))
+        if text[: found.start()].rstrip()[-1:] in _CURRENCY:
+            continue
+        after = [w.lower() for w, start, _ in spans if start >= found.end()][: _BETWEEN + 1]
+        if after[:1] and after[0] in _RATE:
+            continue
+        for word in after:
+            if stem(_PEOPLE.get(word, word)) in nouns:
+                return float(found.group(0))
+            if count_of(word) is not None:
+                break  # "2.5 for 3 hours": the count written before the noun is its number
     return None

@@ -208,12 +208,11 @@ _COLLECTIVE = frozenset(stem(w) for w in ("party", "group", "team", "size"))
 """Nouns of a party as a whole: "a party of 5" counts no parties."""
 
 
-def _party(words: Sequence[str], others: Collection[str] = ()) -> int | None:
+def _party(words: Sequence[str]) -> int | None:
     """The count after "for" that no noun follows ("a table for four on Saturday", "for six
-    tomorrow"), or a plural noun that ends the phrase and is no length of time nor a noun of
-    ``others`` (the tool's other counts): "for six friends on Saturday"; the size of a party.
-    None when there is none, or another noun follows ("for 2 nights", "for 3 bags" of a tool
-    that counts bags)."""
+    tomorrow"): the size of a party; None when there is none, or a noun follows ("for 2
+    nights", "for 3 suitcases", "for six friends": the project has no general reading of a
+    noun of people beyond ``person``'s words, which ``_count`` reads already)."""
     for index in range(1, len(words)):
         if words[index - 1].lower() != "for":
             continue
@@ -221,16 +220,6 @@ def _party(words: Sequence[str], others: Collection[str] = ()) -> int | None:
         if found is None or words[index].lower() in ("a", "an", "one"):
             continue
         if _ends_party(words, index + 1):
-            return found
-        after = words[index + 1] if index + 1 < len(words) else ""
-        low = after.lower()
-        if (
-            low.endswith("s")
-            and low not in REQUEST_STOPWORDS
-            and _stem_of(low) not in DURATIONS | set(others)
-            and not person(low)  # "for 3 adults": children may be named apart
-            and _ends_party(words, index + 2)
-        ):
             return found
     return None
 
@@ -245,6 +234,20 @@ def _ends_party(words: Sequence[str], index: int) -> bool:
         or _capital(after)
         or _opens_day(" ".join(w for w in words[index : index + 3] if w != _ANSWER))
     )
+
+
+def _decimal_end(text: str, spans: Sequence[_Span], index: int) -> int:
+    """The end of the value that opens at word ``index``: after it, the digits its decimal point
+    joins ("version 2.5" is "2.5", never "2")."""
+    end = index + 1
+    while (
+        end < len(spans)
+        and text[spans[end - 1][2] : spans[end][1]] == "."
+        and spans[end][0].isdigit()
+        and spans[end - 1][0][-1:].isdigit()
+    ):
+        end += 1
+    return end
 
 
 def _is_id(word: str) -> bool:
@@ -272,10 +275,13 @@ def _identifier(words: Sequence[str], noun: str, blocked: set[int], *, by_name: 
             continue
         if not _is_id(word) and not (
             # A short number after a word of numbering or the argument's own noun: "berth
-            # no. 7", "ref 42", "berth C3".
+            # no. 7", "ref 42", "berth C3"; not a count of something ("order 2 of the
+            # sandwiches") nor where something starts ("from version 3 to the latest").
             index
             and any(c.isdigit() for c in word)
             and (words[index - 1].lower() in ID_NAMES or _stem_of(words[index - 1]) == noun)
+            and (index + 1 == len(words) or words[index + 1].lower() != "of")
+            and (index < 2 or words[index - 2].lower() != "from")
         ):
             continue
         near = [_stem_of(w) for w in words[max(0, index - 3) : index]]
@@ -534,7 +540,8 @@ def _bare_money(acted: str, text: str) -> float | None:
 def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
     for fact in extract_facts(whole):
         if fact.kind in kinds:
-            return whole[fact.start : fact.end]
+            # The words it covers: no full stop after it ("on Saturday. bay: B7").
+            return whole[fact.start : fact.end].rstrip(".")
     return next((w for w, _, _ in _spans(whole) if w.lower() in words), None)
 
 
@@ -639,8 +646,7 @@ def fill(
                 # A count of people named by another word for the whole party ("11 guests"
                 # for ``people``, "12 passengers" for ``guests``; never "2 adults", whose
                 # children may be named in another clause) or as a party ("for four").
-                other_counts = {_noun(n) for n in whole_counts if n != name}
-                found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words, other_counts)
+                found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
             if found is None and len(untimed) == 1:
                 found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
@@ -685,7 +691,7 @@ def fill(
             kinds = names = frozenset()
             index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
             if index is not None:
-                span = (index, index + 1)
+                span = (index, _decimal_end(text, spans, index))
             elif not strict and not parts & ID_NAMES:
                 span = _modifier(words, noun)
                 if span is None and name in required and noun not in DESCRIBING:

@@ -68,7 +68,6 @@ from harness.planning._cuts import (
     PUNCTUATED,
     fields_joined,
     inside_clause,
-    is_field,
     names_region,
     soft_cut_allowed,
 )
@@ -98,6 +97,7 @@ from harness.text._shapes import (
     TITLES,
     VERBS,
     goes_on,
+    is_field,
     opens_request,
     points_back,
     refers_back,
@@ -199,6 +199,8 @@ def split_request_parts(
             continue  # "1." at a line's start marks a list item; it ends no sentence
         if _inside_name(text, match.start(), match.end(), match.group(0)):
             continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
+        if _numbering(text, match.start(), match.end(), match.group(0)):
+            continue  # "No. of dogs: 3", "berth no. 7": an abbreviation's dot ends nothing
         if inside_clause(text, match.start(), match.group(0)):
             continue  # "I'd also like a cab": "also" inside a clause joins nothing
         pieces.append((kind, cut_text, text[start : match.start()]))
@@ -460,6 +462,18 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     if mark == ",":
         return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
+
+
+_NUMBERING = re.compile(r"\s*(?:of\b|\d)", re.IGNORECASE)
+
+
+def _numbering(text: str, start: int, end: int, cut: str) -> bool:
+    """Whether the cut ``text[start:end]`` is the dot of "no." (number) before "of" or a digit
+    ("No. of guests: 4", "room no. 12")."""
+    if cut.strip() != "." or _NUMBERING.match(text, end) is None:
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)  # bounded: linear in the text
+    return before is not None and before.group(0).lower() == "no"
 
 
 def _glue(cut: str, cut_text: str) -> str:

@@ -23,6 +23,19 @@ async def test_a_farewell_gets_a_goodbye(message: str, reply: str) -> None:
     assert turn.text == reply
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I can't get a good night's sleep, can you help?",
+        "Where can I get a good night out around here?",
+        "Good night shift staff - can you check my bill?",
+    ],
+)
+async def test_good_night_inside_a_request_is_no_goodbye(message: str) -> None:
+    turn = await load_bot(HERE / "phone.yaml").conversation().send(message)
+    assert "Goodbye" not in turn.text
+
+
 @pytest.mark.parametrize("text", ["Good night.", "Sorry to bother you.", "cancel my order"])
 def test_each_reader_runs_once_per_part(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     calls: list[str] = []
