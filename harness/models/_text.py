@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from harness.text._shapes import is_field
+from harness.text.facts import extract_facts
 from harness.text.words import REQUEST_STOPWORDS, stem
 
 __all__ = ["Router", "content_tokens", "split_clauses", "split_commands"]
@@ -66,10 +67,12 @@ def split_commands(text: str) -> list[str]:
     its own (one word or no content words: "since then ...", "back then ...") or states a
     supposition ("if it rains tomorrow then cancel ..."), nor before a piece with no content
     words ("should I donate £20 then?"). A detail written "label: value" after a clause is part
-    of it ("... on Saturday. bay: B7": ``is_field``), as the planner keeps it."""
+    of it when its value is a number, a date, a time or an identifier ("... on Saturday. bay:
+    B7", "... Friday. No. of dogs: 3": ``is_field``); the planner keeps it with the clause, but
+    "Second thing: pool opening hours" is a request it cut off, sent here with the one before."""
     out: list[str] = []
     for clause in split_clauses(text):
-        if out and is_field(clause):
+        if out and is_field(clause) and _gives_value(clause.partition(":")[2]):
             out[-1] = f"{out[-1]}. {clause}"
             continue
         start = 0
@@ -89,6 +92,12 @@ def split_commands(text: str) -> list[str]:
         if last:
             out.append(last)
     return out
+
+
+def _gives_value(text: str) -> bool:
+    """Whether ``text`` holds a number or a value the fact reader reads (a day, a date, a time,
+    an identifier)."""
+    return any(c.isdigit() for c in text) or bool(extract_facts(text))
 
 
 def split_clauses(text: str) -> list[str]:

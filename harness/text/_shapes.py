@@ -214,8 +214,10 @@ def points_back(piece: str) -> bool:
 
 
 # A detail written as a form's field, "label: value" ("copies: 25", "date: Friday", "no. of
-# guests: 4"): a label of one to three words, a short value.
-_FIELD = re.compile(r"([A-Za-z][\w'.-]*+(?:\s++[A-Za-z][\w'.-]*+){0,2}+):\s++(\S[^?:]*+)")
+# guests: 4"): a label of one or two words ("No. of dogs": "of" between them), a short value.
+_FIELD = re.compile(
+    r"([A-Za-z][\w'.-]*+(?:\s++of)?+(?:\s++[A-Za-z][\w'.-]*+)?+):\s++(\S[^?:]*+)", re.IGNORECASE
+)
 _FIELD_WORDS = 4
 
 
