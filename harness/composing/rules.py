@@ -29,7 +29,7 @@ from harness.composing.base import (
     Route,
     quote_each,
 )
-from harness.detect._farewells import farewells
+from harness.detect import farewells
 from harness.models._text import Router, content_tokens
 from harness.planning import PlanEntry, PlanInput, Planner, RulesPlanner
 from harness.planning._nonrequest import asks_nothing
@@ -43,6 +43,9 @@ __all__ = ["RulesComposer"]
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+# A goodbye the farewell reader is asked about: "Good night." is one when the reader reads the
+# part as a farewell, never inside a request ("a good night's sleep", "Good night shift staff").
+_NAMES_FAREWELL = re.compile(r"\b(bye|goodbye|see you|good ?night)\b", re.IGNORECASE)
 _SORRY = re.compile(r"\b(sorry|apolog\w*|pardon)\b", re.IGNORECASE)
 
 
@@ -130,10 +133,10 @@ class RulesComposer(Composer):
         handled = _handled(context.results)
         kept: list[tuple[int, str]] = []  # (part, request) the parent cannot help with
         for own in context.own_requests:
-            asked = _asked(own, context.user_message)
-            if _cannot_help(own, asked=asked):
+            reply, refused = _own_reply(own, asked=_asked(own, context.user_message))
+            if refused:
                 kept.append((len(parts), own))
-            parts.append(_own_reply(own, asked=asked))
+            parts.append(reply)
         for result in context.results:
             if result.status in ("failed", "timed_out"):
                 # Per request: each one the call carried, by its own text, unless another
@@ -215,9 +218,10 @@ class RulesComposer(Composer):
                         had_it.add(target)
                         tried.setdefault(_norm(request), set()).add(target)
                     else:
-                        if _cannot_help(request):
+                        reply, refused = _own_reply(request)
+                        if refused:
                             kept.append((len(parts), request))
-                        parts.append(_own_reply(request))
+                        parts.append(reply)
         if kept and context.handoff:
             # Once per reply when it cannot help with a request, and last: where to turn next
             # closes the reply, after every answer relayed.
@@ -380,41 +384,32 @@ def _farewell(text: str, *, asked: bool = False) -> bool:
     """Whether ``text`` says goodbye ("Bye!", "Thanks, bye", "See you later"): it names a goodbye
     and the farewell reader (``harness.detect._farewells``, fitted on users' farewells) reads it
     as one, and it is not asked ("Bye?")."""
-    return not asked and _BYE.search(text) is not None and farewells().reads(text)
+    return not asked and _NAMES_FAREWELL.search(text) is not None and farewells().reads(text)
 
 
-def _cannot_help(text: str, *, asked: bool = False) -> bool:
-    """Whether the parent's own reply to ``text`` says it cannot help: it is no greeting, thanks
-    or goodbye alone, no farewell (``_farewell``), and, unless ``asked`` (a question mark closed
-    it in the message), no part that asks nothing (``asks_nothing``: "Sorry to bother you.",
-    "Thanks so much for the help yesterday.", "I have two questions."), which the parent
-    acknowledges or leaves out, never refuses."""
-    return not (
-        (_social(text) and not content_tokens(text))
-        or _farewell(text, asked=asked)
-        or (not asked and asks_nothing(text))
-    )
-
-
-def _own_reply(text: str, *, asked: bool = False) -> str:
-    """The parent's reply to a request of its own: a greeting, thanks or goodbye, else that it
-    cannot help with it here (the bot's ``handoff`` line, when it has one, closes the reply:
-    ``compose``; none by default: where to turn next differs from an airline to a bank, so only
-    the bot can say it). ``asked``: a question mark closed ``text`` in the user's message."""
-    social = _social(text)
+def _own_reply(text: str, *, asked: bool = False) -> tuple[str, bool]:
+    """The parent's reply to a request of its own, and whether it says it cannot help: a
+    greeting, thanks or goodbye alone, a farewell (``_farewell``) or, unless ``asked`` (a
+    question mark closed ``text`` in the user's message), a part that asks nothing
+    (``asks_nothing``: "Sorry to bother you.", "Thanks so much for the help yesterday.", "I
+    have two questions.") is answered, acknowledged or left out, never refused; anything else
+    the parent cannot help with here (the bot's ``handoff`` line, when it has one, closes the
+    reply: ``compose``; none by default: where to turn next differs from an airline to a bank,
+    so only the bot can say it). Each reader runs once per part."""
     if _farewell(text, asked=asked):
-        return "You're welcome! Goodbye!" if _THANKS.search(text) else "Goodbye!"
+        return ("You're welcome! Goodbye!" if _THANKS.search(text) else "Goodbye!"), False
     if not asked and asks_nothing(text):
         # Thanks or an apology is acknowledged; a greeting, a wish or "I have two questions."
         # is left out: the answers beside it are the reply to it (``compose`` greets when
         # nothing else is said).
         if _THANKS.search(text):
-            return "You're welcome!"
-        return "No problem." if _SORRY.search(text) else ""
-    if not _cannot_help(text, asked=asked):
-        return social
+            return "You're welcome!", False
+        return ("No problem." if _SORRY.search(text) else ""), False
+    social = _social(text)
+    if social and not content_tokens(text):
+        return social, False
     unhelpful = f'I can\'t help with "{quote(text).rstrip("?.!")}" here.'
     # A greeting's "How can I help?" after a refusal reads oddly.
     if social == "Hello! How can I help?":
-        return unhelpful
-    return f"{unhelpful} {social}".strip()
+        return unhelpful, True
+    return f"{unhelpful} {social}".strip(), True

@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.detect._farewells import FarewellReader, farewells
     from harness.detect.detectors import DETECTORS, Detector, detect, detect_async
     from harness.detect.embeddings import Embedder, LocalEmbedder, OpenAIEmbedder
     from harness.detect.expectations import Expectation, check_expectations
@@ -53,6 +54,7 @@ __all__ = [
     "DuplicateGuard",
     "Embedder",
     "Expectation",
+    "FarewellReader",
     "Finding",
     "FindingKind",
     "GuardDecision",
@@ -65,6 +67,7 @@ __all__ = [
     "detect",
     "detect_async",
     "exit_code",
+    "farewells",
     "load_transcript",
     "parse_transcript",
     "render_json",
@@ -85,6 +88,10 @@ def __getattr__(name: str) -> Any:  # one branch per module: import-linter sees 
         from harness.detect import embeddings
 
         return _keep(name, embeddings)
+    if name in ("FarewellReader", "farewells"):
+        from harness.detect import _farewells
+
+        return _keep(name, _farewells)
     if name in ("Expectation", "check_expectations"):
         from harness.detect import expectations
 

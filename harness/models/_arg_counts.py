@@ -4,8 +4,8 @@
 A count argument is filled from a number the user said, in any of the ways people say one:
 
 - before the thing counted ("4 bags", "twelve adults", "a child"), the number of
-  ``harness.text.spelled.count_of``; a number with a decimal point or glued to its unit ("2.5",
-  "6hrs", "2.5kg") where a measure is read;
+  ``harness.text.spelled.count_of``, or dozens of it ("a dozen eggs", "two dozen"); a number
+  with a decimal point or glued to its unit ("2.5", "6hrs", "2.5kg") where a measure is read;
 - after a label, when the user writes the count as a field ("nights: 4", "copies: 4"), a group
   with "of" ("a party of 5", "a group of 11") or a size ("group size 6"), or after a word that
   says only that it is a count ("quantity 9", "qty 9");
@@ -28,10 +28,20 @@ from harness.models._argnames import GENERIC_COUNTS
 from harness.text.spelled import count_of
 from harness.text.words import stem
 
-__all__ = ["PARTY", "WHOLE_PARTY", "labelled", "lone_number", "number_of", "person", "young"]
+__all__ = [
+    "DOZEN",
+    "PARTY",
+    "WHOLE_PARTY",
+    "decimal_before",
+    "labelled",
+    "lone_number",
+    "number_of",
+    "person",
+    "young",
+]
 
 _PARTY_WORDS = """
-    person people guest diner party size group cover adult passenger player visitor attendee
+    person people guest diner party size group team cover adult passenger player visitor attendee
     traveller traveler member participant rider
     """
 PARTY = frozenset(stem(w) for w in _PARTY_WORDS.split())
@@ -40,6 +50,13 @@ guests", "2 adults", "12 passengers", "a party of 5")."""
 _PEOPLE = {"people": "person", "persons": "person"}
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A number with a decimal point, whole ("1.5", "40.5"; not a part of "1.2.3" or "v2.5").
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w]|\.\d)")
+DOZEN = "dozen"
+"""Twelve of what follows ("a dozen eggs", "two dozen"): a number word ``count_of`` leaves."""
+_BETWEEN = 2
+_CURRENCY = frozenset("£$€¥")
+_RATE = frozenset({"a", "an", "per", "each"})  # "£2.50 an hour", "3.20 per litre"
 _ARTICLES = frozenset({"a", "an", "one"})
 # Words that label a count written after them as a size: "group size 6", "party size 4".
 _SIZE = stem("size")
@@ -137,4 +154,26 @@ def labelled(
         found = count_of(words[after])
         if found is not None and words[after].lower() not in _ARTICLES:
             return found
+    return None
+
+
+def decimal_before(
+    text: str, spans: Sequence[tuple[str, int, int]], nouns: Collection[str]
+) -> float | None:
+    """The number with a decimal point written before a word of ``nouns`` (stems), with at most
+    two words between and no number among them ("1.5 tonnes", "40.5 litres of diesel", "a 9.5
+    metre boat"): the word reader splits it at the point, so a count read word by word would
+    take "5". Never a price: a currency sign before it or a rate after it ("£2.50 an hour",
+    "3.20 per litre"). None when no such number is written."""
+    for found in _DECIMAL.finditer(text):
+        if text[: found.start()].rstrip()[-1:] in _CURRENCY:
+            continue
+        after = [w.lower() for w, start, _ in spans if start >= found.end()][: _BETWEEN + 1]
+        if after[:1] and after[0] in _RATE:
+            continue
+        for word in after:
+            if stem(_PEOPLE.get(word, word)) in nouns:
+                return float(found.group(0))
+            if count_of(word) is not None:
+                break  # "2.5 for 3 hours": the count written before the noun is its number
     return None

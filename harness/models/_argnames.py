@@ -28,6 +28,7 @@ __all__ = [
     "PLURALS",
     "TIME_NAMES",
     "UNITS",
+    "UNIT_NAMES",
     "label",
     "noun",
     "takes_money",
@@ -46,7 +47,7 @@ ID_SPOKEN = {
 number")."""
 ID_NAMES = frozenset(ID_SPOKEN)
 """Words that make an argument an identifier."""
-DATE_NAMES = frozenset({"date", "day", "when", "on", "month"})
+DATE_NAMES = frozenset({"date", "day", "night", "when", "on", "month"})
 """Nouns of an argument that takes a date, a day or a month."""
 TIME_NAMES = frozenset({"time", "hour", "slot"})
 """Nouns of an argument that takes a time of day."""
@@ -74,6 +75,20 @@ CONTACTS = {"email": "email address", "mail": "email address", "phone": "phone n
 """Contact details, and how a question names them."""
 UNITS = frozenset({"kg", "g", "lb", "lbs", "km", "m", "cm", "mm", "miles", "mi", "l", "ml"})
 """Units an argument's name may end with ("weight_kg")."""
+UNIT_NAMES = {
+    "m": "metre meter",
+    "km": "kilometre kilometer",
+    "cm": "centimetre centimeter",
+    "mm": "millimetre millimeter",
+    "kg": "kilo kilogram",
+    "g": "gram",
+    "l": "litre liter",
+    "ml": "millilitre milliliter",
+    "miles": "mile",
+    "mi": "mile",
+}
+"""The units of ``UNITS`` written out, singular (a request says "a 9.5 metre boat" for
+``length_m``)."""
 PERSON_OWNERS = frozenset({"customer", "user", "client", "caller", "member", "my", "your", "full"})
 """Owners of a name that are the user ("customer_name" asks "What is your name?")."""
 NAME_PARTS = frozenset({"first", "last", "given", "family", "middle", "sur"})

@@ -43,7 +43,15 @@ from typing import Any
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._answer_values import answered_args
-from harness.models._arg_counts import WHOLE_PARTY, labelled, lone_number, person, young
+from harness.models._arg_counts import (
+    DOZEN,
+    WHOLE_PARTY,
+    decimal_before,
+    labelled,
+    lone_number,
+    person,
+    young,
+)
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -53,6 +61,7 @@ from harness.models._argnames import (
     PLACES,
     PLURALS,
     TIME_NAMES,
+    UNIT_NAMES,
     UNITS,
     takes_money,
 )
@@ -123,10 +132,13 @@ def _count(words: Sequence[str], noun: str | Collection[str]) -> int | None:
         if not index or _stem_of(word) not in nouns:
             continue
         for before in range(index - 1, max(-1, index - 4), -1):
+            lower = words[before].lower()
+            if lower == DOZEN:  # "a dozen eggs", "two dozen eggs"
+                times = count_of(words[before - 1]) if before else None
+                return 12 * (times or 1)
             found = count_of(words[before])
             if found is not None:
                 return found
-            lower = words[before].lower()
             if lower in _MORE:
                 continue  # "2 more seats"
             if lower in REQUEST_STOPWORDS or lower[:1].isdigit():
@@ -151,8 +163,10 @@ def _contact(text: str, parts: set[str]) -> str | None:
 
 
 def _measure(text: str, unit: str) -> float | None:
-    """The number ``text`` gives right before ``unit`` ("a 3 kg parcel", "2.5kg"); None."""
-    found = re.search(rf"(\d+(?:\.\d+)?)\s*{re.escape(unit)}\b", text, re.IGNORECASE)
+    """The number ``text`` gives right before ``unit`` or its name written out ("a 3 kg parcel",
+    "2.5kg", "a 9.5 metre boat", "40 litres"); None."""
+    names = [re.escape(unit), *(rf"{n}s?" for n in UNIT_NAMES.get(unit, "").split())]
+    found = re.search(rf"(\d+(?:\.\d+)?)\s*-?\s*(?:{'|'.join(names)})\b", text, re.IGNORECASE)
     return float(found.group(1)) if found else None
 
 
@@ -190,29 +204,50 @@ def _free_count(text: str, spans: Sequence[_Span], noun: str, blocked: set[int])
     return int(words[free[0]]) if len(free) == 1 and not bound else None
 
 
-_COLLECTIVE = frozenset(stem(w) for w in ("party", "group", "size"))
+_COLLECTIVE = frozenset(stem(w) for w in ("party", "group", "team", "size"))
 """Nouns of a party as a whole: "a party of 5" counts no parties."""
 
 
 def _party(words: Sequence[str]) -> int | None:
     """The count after "for" that no noun follows ("a table for four on Saturday", "for six
     tomorrow"): the size of a party; None when there is none, or a noun follows ("for 2
-    nights")."""
+    nights", "for 3 suitcases", "for six friends": the project has no general reading of a
+    noun of people beyond ``person``'s words, which ``_count`` reads already)."""
     for index in range(1, len(words)):
         if words[index - 1].lower() != "for":
             continue
         found = count_of(words[index])
         if found is None or words[index].lower() in ("a", "an", "one"):
             continue
-        after = words[index + 1] if index + 1 < len(words) else ""
-        if (
-            not after
-            or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
-            or _capital(after)
-            or _opens_day(" ".join(w for w in words[index + 1 : index + 4] if w != _ANSWER))
-        ):
+        if _ends_party(words, index + 1):
             return found
     return None
+
+
+def _ends_party(words: Sequence[str], index: int) -> bool:
+    """Whether the phrase of a party's size ends before ``words[index]``: nothing follows, or a
+    preposition, a day or a name."""
+    after = words[index] if index < len(words) else ""
+    return (
+        not after
+        or after.lower() in _PREPOSITIONS | _RELATIVE_DAYS | {"please", "under", "people"}
+        or _capital(after)
+        or _opens_day(" ".join(w for w in words[index : index + 3] if w != _ANSWER))
+    )
+
+
+def _decimal_end(text: str, spans: Sequence[_Span], index: int) -> int:
+    """The end of the value that opens at word ``index``: after it, the digits its decimal point
+    joins ("version 2.5" is "2.5", never "2")."""
+    end = index + 1
+    while (
+        end < len(spans)
+        and text[spans[end - 1][2] : spans[end][1]] == "."
+        and spans[end][0].isdigit()
+        and spans[end - 1][0][-1:].isdigit()
+    ):
+        end += 1
+    return end
 
 
 def _is_id(word: str) -> bool:
@@ -236,9 +271,20 @@ def _free(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
 def _identifier(words: Sequence[str], noun: str, blocked: set[int], *, by_name: bool) -> int | None:
     """The index of the identifier for an argument whose noun is ``noun``."""
     for index, word in enumerate(words):
-        if not _is_id(word) or index in blocked:
+        if index in blocked:
             continue
-        near = [_stem_of(w) for w in words[max(0, index - 2) : index]]
+        if not _is_id(word) and not (
+            # A short number after a word of numbering or the argument's own noun: "berth
+            # no. 7", "ref 42", "berth C3"; not a count of something ("order 2 of the
+            # sandwiches") nor where something starts ("from version 3 to the latest").
+            index
+            and any(c.isdigit() for c in word)
+            and (words[index - 1].lower() in ID_NAMES or _stem_of(words[index - 1]) == noun)
+            and (index + 1 == len(words) or words[index + 1].lower() != "of")
+            and (index < 2 or words[index - 2].lower() != "from")
+        ):
+            continue
+        near = [_stem_of(w) for w in words[max(0, index - 3) : index]]
         if noun in near or by_name:
             return index
     return None
@@ -494,7 +540,8 @@ def _bare_money(acted: str, text: str) -> float | None:
 def _from_whole(whole: str, kinds: frozenset[str], words: frozenset[str]) -> str | None:
     for fact in extract_facts(whole):
         if fact.kind in kinds:
-            return whole[fact.start : fact.end]
+            # The words it covers: no full stop after it ("on Saturday. bay: B7").
+            return whole[fact.start : fact.end].rstrip(".")
     return next((w for w, _, _ in _spans(whole) if w.lower() in words), None)
 
 
@@ -585,11 +632,14 @@ def fill(
                 and not young(words)
                 and not (whole and young([w for w, _, _ in _spans(whole)]))
             )
-            found = _count(words, noun)
+            found = decimal_before(text, spans, {noun}) if kind == "number" else None
+            if found is None:
+                found = _count(words, noun)
             if found is None:
                 # A count written after its label ("nights: 4", "a party of 5", "quantity 9").
                 labels = {noun} | (WHOLE_PARTY if people else set())
-                found = labelled(text, spans, labels, generic=untimed == [name])
+                only = untimed == [name] or (kind == "number" and not untimed)
+                found = labelled(text, spans, labels, generic=only)
             if found is None and noun in GENERIC_COUNTS:
                 found = _lone_count(words, blocked)
             if found is None and people:
@@ -641,7 +691,7 @@ def fill(
             kinds = names = frozenset()
             index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
             if index is not None:
-                span = (index, index + 1)
+                span = (index, _decimal_end(text, spans, index))
             elif not strict and not parts & ID_NAMES:
                 span = _modifier(words, noun)
                 if span is None and name in required and noun not in DESCRIBING:
@@ -793,11 +843,16 @@ def _leftover(
     start: int | None = None
     for index, word in enumerate([*words, ""]):
         lower = word.lower()
+        following = words[index + 1] if index + 1 < len(words) else ""
         keep = (
             bool(word)
             and index not in blocked
             and lower not in _LEFT_OUT
             and not any(c.isdigit() for c in word)
+            and count_of(lower) is None  # a number in words ("a dozen bags") is no name
+            and lower != DOZEN
+            # nor is the label of a number ("qty 6", "no. 7")
+            and not (lower in GENERIC_COUNTS | ID_NAMES and any(c.isdigit() for c in following))
             and _stem_of(lower) not in own
             and base_forms(lower) == lower  # an irregular past is a verb ("fed")
             and not (len(lower) > 4 and lower.endswith("ed"))  # so is a past ("cancelled")

@@ -7,6 +7,8 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 
+from harness.text._shapes import is_field
+from harness.text.facts import extract_facts
 from harness.text.words import REQUEST_STOPWORDS, stem
 
 __all__ = ["Router", "content_tokens", "split_clauses", "split_commands"]
@@ -16,7 +18,9 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Conjunctions that usually start a new request in a multi-intent message. The spaces before one
 # are taken possessively: a long run of spaces costs linear time per position, not cubic.
 _SPLIT = re.compile(
-    r"(?:[?!.;]+\s+|\?\s*$)|(?:\s*+,)?\s++\b(?:and then|and also|and|also|plus|as well as)\b\s+",
+    # Not the dot of "no." (number) before "of" or a digit: "No. of dogs: 3", "bay no. 12".
+    r"(?:(?!(?<=\bno)\.\s+(?:of\b|\d))[?!.;]+\s+|\?\s*$)"
+    r"|(?:\s*+,)?\s++\b(?:and then|and also|and|also|plus|as well as)\b\s+",
     re.IGNORECASE,
 )
 
@@ -62,9 +66,15 @@ def split_commands(text: str) -> list[str]:
     "after that", "afterwards" or a semicolon. No cut after a piece that holds no request of
     its own (one word or no content words: "since then ...", "back then ...") or states a
     supposition ("if it rains tomorrow then cancel ..."), nor before a piece with no content
-    words ("should I donate £20 then?")."""
+    words ("should I donate £20 then?"). A detail written "label: value" after a clause is part
+    of it when its value is a number, a date, a time or an identifier ("... on Saturday. bay:
+    B7", "... Friday. No. of dogs: 3": ``is_field``); the planner keeps it with the clause, but
+    "Second thing: pool opening hours" is a request it cut off, sent here with the one before."""
     out: list[str] = []
     for clause in split_clauses(text):
+        if out and is_field(clause) and _gives_value(clause.partition(":")[2]):
+            out[-1] = f"{out[-1]}. {clause}"
+            continue
         start = 0
         for cut in _THEN.finditer(clause):
             left = clause[start : cut.start()].strip(" ,;")
@@ -82,6 +92,12 @@ def split_commands(text: str) -> list[str]:
         if last:
             out.append(last)
     return out
+
+
+def _gives_value(text: str) -> bool:
+    """Whether ``text`` holds a number or a value the fact reader reads (a day, a date, a time,
+    an identifier)."""
+    return any(c.isdigit() for c in text) or bool(extract_facts(text))
 
 
 def split_clauses(text: str) -> list[str]:

@@ -46,6 +46,7 @@ from harness.text._shapes import (
     WH_SET,
     WH_WORDS,
     WORD,
+    is_field,
     word_class,
 )
 
@@ -229,3 +230,22 @@ def names_region(text: str, start: int, end: int) -> bool:
         words.pop()
         named += 1
     return bool(named and words and words[-1].lower() in _PLACE_FROM)
+
+
+def fields_joined(pieces: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """``pieces`` (the kind of the cut before each, the cut's text, the piece) with each "label:
+    value" detail after a request one piece again ("... on Thursday. tonnes: 2"): the colon
+    between its label and its value announces no request."""
+    out: list[tuple[str, str, str]] = []
+    for kind, cut_text, piece in pieces:
+        if (
+            kind == "lead"
+            and len(out) > 1
+            and cut_text.strip() == ":"
+            and is_field(f"{out[-1][2]}: {piece}")
+        ):
+            before_kind, before_cut, label = out[-1]
+            out[-1] = (before_kind, before_cut, f"{label}: {piece}")
+            continue
+        out.append((kind, cut_text, piece))
+    return out

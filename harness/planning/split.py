@@ -66,6 +66,7 @@ from harness.planning._cuts import (
     FIRST_MARK,
     GO_AHEAD,
     PUNCTUATED,
+    fields_joined,
     inside_clause,
     names_region,
     soft_cut_allowed,
@@ -96,6 +97,7 @@ from harness.text._shapes import (
     TITLES,
     VERBS,
     goes_on,
+    is_field,
     opens_request,
     points_back,
     refers_back,
@@ -197,6 +199,8 @@ def split_request_parts(
             continue  # "1." at a line's start marks a list item; it ends no sentence
         if _inside_name(text, match.start(), match.end(), match.group(0)):
             continue  # "Dr. Adam Paley", "Barnes & Noble": a title or a name goes on
+        if _numbering(text, match.start(), match.end(), match.group(0)):
+            continue  # "No. of dogs: 3", "berth no. 7": an abbreviation's dot ends nothing
         if inside_clause(text, match.start(), match.group(0)):
             continue  # "I'd also like a cab": "also" inside a clause joins nothing
         pieces.append((kind, cut_text, text[start : match.start()]))
@@ -204,6 +208,7 @@ def split_request_parts(
         cut_text, start = match.group(0), match.end()
     pieces.append((kind, cut_text, text[start:]))
     pieces = _lead_ins_joined(pieces)
+    pieces = fields_joined(pieces)
     # Per request: its text, the part that asks, the piece it opened with (what a comma piece is
     # compared with once the request is longer than ``_COMPARED``: the work per piece stays
     # bounded however long a request grows) and whether it asks something of its own.
@@ -236,7 +241,9 @@ def split_request_parts(
         # opens the request after it when a comma follows ("yesterday, my card was declined"),
         # else it ends the one before it ("for march 7 and march 10", "april 1st and 2nd").
         # A question about a value ("what do I have on Monday") is a request of its own.
-        values = _only_values(piece) and not opens_question(piece)
+        # So is a detail written "label: value" after a request ("... Thursday. copies: 25").
+        field = bool(requests) and is_field(piece)
+        values = (_only_values(piece) or field) and not opens_question(piece)
         # What follows the piece: a question mark ends it, a sentence of its own ("In Lisbon?";
         # "..., near the harbour?" ends the question it is part of), or a comma and what comes
         # after it (a schedule goes on: "leaving Friday, returning Sunday"; anything else is a
@@ -249,6 +256,7 @@ def split_request_parts(
         scene_follows = comma_follows and not _fragment(after[2] if after else "")
         opens = (
             values
+            and not field
             and index + 1 < len(pieces)
             and pieces[index + 1][0] == "comma"
             and not (requests and _ends_in_value(requests[-1][1]))
@@ -454,6 +462,18 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     if mark == ",":
         return names_region(text, start, end)
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
+
+
+_NUMBERING = re.compile(r"\s*(?:of\b|\d)", re.IGNORECASE)
+
+
+def _numbering(text: str, start: int, end: int, cut: str) -> bool:
+    """Whether the cut ``text[start:end]`` is the dot of "no." (number) before "of" or a digit
+    ("No. of guests: 4", "room no. 12")."""
+    if cut.strip() != "." or _NUMBERING.match(text, end) is None:
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)  # bounded: linear in the text
+    return before is not None and before.group(0).lower() == "no"
 
 
 def _glue(cut: str, cut_text: str) -> str:

@@ -211,3 +211,30 @@ def points_back(piece: str) -> bool:
         ):
             return True
     return False
+
+
+# A detail written as a form's field, "label: value" ("copies: 25", "date: Friday", "no. of
+# guests: 4"): a label of one or two words ("No. of dogs": "of" between them), a short value.
+_FIELD = re.compile(
+    r"([A-Za-z][\w'.-]*+(?:\s++of)?+(?:\s++[A-Za-z][\w'.-]*+)?+):\s++(\S[^?:]*+)", re.IGNORECASE
+)
+_FIELD_WORDS = 4
+
+
+def is_field(piece: str) -> bool:
+    """Whether ``piece`` is a detail written "label: value" ("copies: 25", "date: Friday"):
+    neither the label nor the value opens as a request does (a question word, an auxiliary, a
+    request verb: "Question: can I ..." and "PS: cancel it" ask), neither holds a greeting or an
+    auxiliary ("Another thing: hey, ..."), and the value is a few words with no question mark.
+    It gives the request before it a value; it asks nothing of its own."""
+    found = _FIELD.fullmatch(piece.strip())
+    if found is None:
+        return False
+    label, value = found.group(1), found.group(2)
+    words = WORD.findall(f"{label} {value}".lower())
+    return (
+        len(WORD.findall(value)) <= _FIELD_WORDS
+        and not opens_request(label)
+        and not opens_request(value)
+        and not any(w in GREETINGS or w in AUX_SET for w in words)
+    )
