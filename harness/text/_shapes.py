@@ -219,13 +219,18 @@ _FIELD = re.compile(
     r"([A-Za-z][\w'.-]*+(?:\s++of)?+(?:\s++[A-Za-z][\w'.-]*+)?+):\s++(\S[^?:]*+)", re.IGNORECASE
 )
 _FIELD_WORDS = 4
+# A field's label names the kind of its value ("copies", "date", "no. of dogs"); a label that opens
+# with a determiner points at another matter ("another thing: ...", "one more thing: ...", "the
+# other question: ..."): a lead-in to a request of its own (a closed class).
+_NOT_LABEL = word_class("a an the another one other my our your this that these those some any")
 
 
 def is_field(piece: str) -> bool:
     """Whether ``piece`` is a detail written "label: value" ("copies: 25", "date: Friday"):
     neither the label nor the value opens as a request does (a question word, an auxiliary, a
     request verb: "Question: can I ..." and "PS: cancel it" ask), neither holds a greeting or an
-    auxiliary ("Another thing: hey, ..."), and the value is a few words with no question mark.
+    auxiliary ("Another thing: hey, ..."), the label opens with no determiner ("one more thing:
+    ..." leads into a request), and the value is a few words with no question mark.
     It gives the request before it a value; it asks nothing of its own."""
     found = _FIELD.fullmatch(piece.strip())
     if found is None:
@@ -234,6 +239,7 @@ def is_field(piece: str) -> bool:
     words = WORD.findall(f"{label} {value}".lower())
     return (
         len(WORD.findall(value)) <= _FIELD_WORDS
+        and WORD.findall(label.lower())[0] not in _NOT_LABEL
         and not opens_request(label)
         and not opens_request(value)
         and not any(w in GREETINGS or w in AUX_SET for w in words)

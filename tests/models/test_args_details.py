@@ -105,6 +105,10 @@ def test_a_label_value_detail_stays_with_its_request(message: str) -> None:
     [
         ("Question: can I pay later? and book a room", 2),
         ("check the weather. Another thing: hey, anyone seen my w-2", 2),
+        # A label opening with a determiner leads into a request of its own, even before a
+        # value with a number.
+        ("order a cake for me please. Another thing: two candles on top.", 2),
+        ("find me a plumber please. The other thing: two quotes by Monday.", 2),
     ],
 )
 def test_a_colon_before_a_request_still_opens_it(message: str, count: int) -> None:
