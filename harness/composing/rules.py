@@ -42,10 +42,11 @@ __all__ = ["RulesComposer"]
 
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening))\b", re.IGNORECASE)
 _THANKS = re.compile(r"\b(thanks|thank you|cheers)\b", re.IGNORECASE)
-_BYE = re.compile(r"\b(bye|goodbye|see you)\b", re.IGNORECASE)
+_BYE_WORDS = "bye|goodbye|see you"
+_BYE = re.compile(rf"\b({_BYE_WORDS})\b", re.IGNORECASE)
 # A goodbye the farewell reader is asked about: "Good night." is one when the reader reads the
 # part as a farewell, never inside a request ("a good night's sleep", "Good night shift staff").
-_NAMES_FAREWELL = re.compile(r"\b(bye|goodbye|see you|good ?night)\b", re.IGNORECASE)
+_NAMES_FAREWELL = re.compile(rf"\b({_BYE_WORDS}|good ?night)\b", re.IGNORECASE)
 _SORRY = re.compile(r"\b(sorry|apolog\w*|pardon)\b", re.IGNORECASE)
 
 
@@ -382,7 +383,7 @@ def _asked(piece: str, message: str) -> bool:
 
 def _farewell(text: str, *, asked: bool = False) -> bool:
     """Whether ``text`` says goodbye ("Bye!", "Thanks, bye", "See you later"): it names a goodbye
-    and the farewell reader (``harness.detect._farewells``, fitted on users' farewells) reads it
+    and the farewell reader (``harness.detect.farewells``, fitted on users' farewells) reads it
     as one, and it is not asked ("Bye?")."""
     return not asked and _NAMES_FAREWELL.search(text) is not None and farewells().reads(text)
 

@@ -222,6 +222,10 @@ def _match(requests: Sequence[DeclaredRequest], said: Sequence[str]) -> _Matched
     return _Matched(declared=declared, unsaid=missing, rows=rows, declined=frozenset(declined))
 
 
+CLOSING = 0.5
+"""The least probability of a part only closing for it not to count as a possible answer."""
+
+
 def _fewer_answers(requests: int, found: Sequence[tuple[str, frozenset[str], bool, str]]) -> bool:
     """Whether the turn may lack an answer: the bot asks the user something (a question back,
     :func:`asks_back_in` of a part or the whole sentence: "At what time?"), or its sentences (a
@@ -236,10 +240,6 @@ def _fewer_answers(requests: int, found: Sequence[tuple[str, frozenset[str], boo
         return True
     kept = {whole for text, _, _, whole in found if claim_acts(text)[0] < CLOSING}
     return len(kept) < requests
-
-
-CLOSING = 0.5
-"""The least probability of a part only closing for it not to count as a possible answer."""
 
 
 # A number as written, its separators included ("2016", "4.5", "650-341-6888", "5:30", "$1,200"),
