@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 
-from harness.text._shapes import is_field
+from harness.text._shapes import NUMBER_ABBREV, NUMBERED_NEXT, is_field
 from harness.text.facts import extract_facts
 from harness.text.words import REQUEST_STOPWORDS, stem
 
@@ -19,7 +19,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # are taken possessively: a long run of spaces costs linear time per position, not cubic.
 _SPLIT = re.compile(
     # Not the dot of "no." (number) before "of" or a digit: "No. of dogs: 3", "bay no. 12".
-    r"(?:(?!(?<=\bno)\.\s+(?:of\b|\d))[?!.;]+\s+|\?\s*$)"
+    rf"(?:(?!(?<=\b{NUMBER_ABBREV})\.\s+{NUMBERED_NEXT})[?!.;]+\s+|\?\s*$)"
     r"|(?:\s*+,)?\s++\b(?:and then|and also|and|also|plus|as well as)\b\s+",
     re.IGNORECASE,
 )

@@ -94,6 +94,8 @@ from harness.text._shapes import (
     CONNECTIVE,
     GREETINGS,
     LEAD,
+    NUMBER_ABBREV,
+    NUMBERED_NEXT,
     TITLES,
     VERBS,
     goes_on,
@@ -464,7 +466,7 @@ def _inside_name(text: str, start: int, end: int, cut: str) -> bool:
     return mark == "&" and before.group(0)[:1].isupper() and not opens_question(text[end:])
 
 
-_NUMBERING = re.compile(r"\s*(?:of\b|\d)", re.IGNORECASE)
+_NUMBERING = re.compile(rf"\s*{NUMBERED_NEXT}", re.IGNORECASE)
 
 
 def _numbering(text: str, start: int, end: int, cut: str) -> bool:
@@ -473,7 +475,7 @@ def _numbering(text: str, start: int, end: int, cut: str) -> bool:
     if cut.strip() != "." or _NUMBERING.match(text, end) is None:
         return False
     before = _LAST_WORD.search(text, max(0, start - 40), start)  # bounded: linear in the text
-    return before is not None and before.group(0).lower() == "no"
+    return before is not None and before.group(0).lower() == NUMBER_ABBREV
 
 
 def _glue(cut: str, cut_text: str) -> str:
