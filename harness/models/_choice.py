@@ -24,7 +24,7 @@ from harness.models._actions import (
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
 from harness.models._asked import asked_words, by_asked
-from harness.models._credit import asked_kind, tells
+from harness.models._credit import asked_kind, only_reads, tells
 from harness.models._text import Router
 from harness.models.base import AgentCard, ToolDefinition
 from harness.text.words import keyword_texts, words_of_name
@@ -33,9 +33,11 @@ __all__ = [
     "NEAR_TIE",
     "TOOL_MINIMUM",
     "acting",
+    "acting_description",
     "agent_router",
     "asks_no_change",
     "choose",
+    "described",
     "fact_question",
     "lone_tool",
     "moves_money",
@@ -66,9 +68,9 @@ def lone_tool(tool: ToolDefinition, text: str) -> bool:
     ``fact_question``)."""
     if not acting(tool):
         return True
-    if mentions_change(text, tool.name):
+    if mentions_change(text, tool.name, description=acting_description(tool)):
         return False
-    if asks_for_change(text, tool.name):
+    if asks_for_change(text, tool.name, description=acting_description(tool)):
         return True
     statement = typed(tool) and stated(text)
     return not (fact_question(tool, text) or asks_no_change(tool, text) or statement)
@@ -125,7 +127,7 @@ def choose(
             or by_asked(readers, router, text, best)
             or best
         )
-    if asks_for_change(text, best.name):
+    if asks_for_change(text, best.name, description=acting_description(best)):
         return best
     # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
     # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
@@ -139,14 +141,14 @@ def choose(
             if (score > 0 or _counts(by_name[n], text))
             and n != best.name
             and acting(by_name[n])
-            and asks_for_change(text, n)
-            and acts(best.name)
+            and asks_for_change(text, n, description=acting_description(by_name[n]))
+            and (acts(best.name) or described(best))
         ),
         None,
     )
     if verb is not None:
         return verb
-    if mentions_change(text, best.name):
+    if mentions_change(text, best.name, description=acting_description(best)):
         return _reader(by_name, scores, text, request)
     tied = [
         by_name[n] for n, score in ranked[1:] if score >= NEAR_TIE * top and not acting(by_name[n])
@@ -174,7 +176,27 @@ def acting(tool: ToolDefinition) -> bool:
     (``_actions.acts``), or it takes a required amount of money (``_argnames.takes_money``:
     ``top_up(amount)``, ``fund_wallet(amount)``), which a statement, a complaint or a past
     mention never gives it (the guards of ``choose`` apply)."""
-    return acts(tool.name) or moves_money(tool)
+    return acts(tool.name) or moves_money(tool) or described(tool)
+
+
+def described(tool: ToolDefinition) -> bool:
+    """Whether ``tool``'s description says it does what its name's first word, off the list of
+    verbs of change, says (``_actions.acts`` with the description: "Prints a poster" for
+    ``print_poster``), and it is not known to only read (``_credit.only_reads``: "Checks
+    availability" for ``check_availability``)."""
+    return _described(tool.name, tool.description)
+
+
+@functools.lru_cache(maxsize=1024)
+def _described(name: str, description: str) -> bool:
+    return not acts(name) and acts(name, description) and not only_reads(name, description)
+
+
+def acting_description(tool: ToolDefinition) -> str:
+    """The description ``_actions`` reads ``tool``'s verb from: the tool's own when only it
+    says the tool acts (``described``), else none, so that a tool named with a verb of change
+    reads as before."""
+    return tool.description if described(tool) else ""
 
 
 def moves_money(tool: ToolDefinition) -> bool:
@@ -223,10 +245,10 @@ def _asked_by_verb(tool: ToolDefinition, text: str) -> bool:
     and names a value of an argument that is not free text (``_says_what``)."""
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     return (
-        acts(tool.name)
+        (acts(tool.name) or described(tool))
         and bool(props)
         and not is_question(text)
-        and asks_for_change(text, tool.name)
+        and asks_for_change(text, tool.name, description=acting_description(tool))
         and _says_what(tool, text)
     )
 
@@ -247,7 +269,9 @@ def asks_no_change(tool: ToolDefinition, text: str) -> bool:
     of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
     takes the request as free text only, as before: the helpdesk sample's "Is my account
     locked?" gets its reset link."""
-    if not is_question(text) or asks_by_question(text, tool.name):
+    if not is_question(text) or asks_by_question(
+        text, tool.name, description=acting_description(tool)
+    ):
         return False
     kind = asked_kind(text)
     if kind is not None and tells(tool.name, tool.description, kind):
@@ -301,7 +325,13 @@ def _asked_change(
     (``choose``)."""
     changes = [(by_name[n], score) for n, score in scores if acting(by_name[n])]
     asked = next(
-        (t for t, s in changes if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
+        (
+            t
+            for t, s in changes
+            if s > 0
+            and asks_for_change(text, t.name, description=acting_description(t))
+            and _says_what(t, text)
+        ),
         None,
     )
     if asked is not None or is_question(text):
@@ -321,7 +351,11 @@ def _asked_change(
         # alone asks for no change ("details for membership 44120 please").
         counted = any(isinstance(v, int) for v in values.values())
         dated = any(names_when(name) for name in values)
-        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
+        if (
+            (counted or dated)
+            and (score > 0 or counted)
+            and not mentions_change(text, tool.name, description=acting_description(tool))
+        ):
             return tool
     return None
 

@@ -39,6 +39,7 @@ from harness.models._asking import for_action, question_for
 from harness.models._choice import (
     TOOL_MINIMUM,
     acting,
+    acting_description,
     choose,
     lone_tool,
     stated,
@@ -260,7 +261,10 @@ class RulesModel(Model):
         if not own:
             return [], {}
         if len(own) == 1 and (context.continuing or context.mode == CONVERSATIONAL):
-            named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
+            said = acting_description(own[0])
+            named = (acts(own[0].name) or bool(said)) and mentions_change(
+                context.scoped_request, own[0].name, description=said
+            )
             # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
             # money (``acting``).
             statement = acting(own[0]) and typed(own[0]) and stated(context.scoped_request)
@@ -574,11 +578,12 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool =
         # Only the change the request asks for: worded as a request, it names the tool's action
         # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
         # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.
+        said = acting_description(tool)
         return any(
-            asks_for_change(t, tool.name)
-            or asks_by_question(t, tool.name)
-            or (request_form(t) and (names_action(t, tool.name) or not rivals))
-            or (_POLITE.search(t) is not None and names_action(t, tool.name))
+            asks_for_change(t, tool.name, description=said)
+            or asks_by_question(t, tool.name, description=said)
+            or (request_form(t) and (names_action(t, tool.name, description=said) or not rivals))
+            or (_POLITE.search(t) is not None and names_action(t, tool.name, description=said))
             for t in texts
         )
     return is_question(text) or any(request_form(t) for t in texts)
