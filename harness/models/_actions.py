@@ -147,7 +147,7 @@ def _words(text: str) -> list[str]:
 # its object's determiner or pronoun; "Hire rates per hour" opens with a noun phrase. Not "that",
 # which as often opens a noun's relative clause ("Plots that are vacant now").
 _OBJECT_OPENERS = word_class("""
-    my our your his her their the this these those its a an any some one two every all
+    my our your his her their the this these those its a an any some one two
     someone something me us them it
     """)
 # Particles a verb's name may carry ("pump_out_tank", "sign_up").
@@ -164,16 +164,15 @@ def _third_person(verb: str) -> frozenset[str]:
 
 def _described(named: list[str], description: str) -> bool:
     """Whether ``description`` says the tool does what its name's first word says: it opens
-    with that word as a third-person verb ("Prints a poster", "Tunes a piano at an address") or
-    as an imperative before its object ("Reprint an earlier order", "Pump out a tank"); its
-    particle, if the name has one, may follow the verb."""
+    with that word as a third-person verb or an imperative, before its object's determiner,
+    pronoun or number ("Prints a poster", "Reprint an earlier order", "Pump out a tank"; not
+    "Classes each day" for ``class_timetable``); its particle, if the name has one, may follow
+    the verb."""
     opening = _words(description)[:3]
     if not named or not opening:
         return False
     verb = named[0]
-    if opening[0] in _third_person(verb):
-        return True
-    if opening[0] != verb:
+    if opening[0] != verb and opening[0] not in _third_person(verb):
         return False
     rest = opening[1:]
     if rest and len(named) > 1 and named[1] in _NAME_PARTICLES and rest[0] == named[1]:

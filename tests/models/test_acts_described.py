@@ -24,6 +24,7 @@ from tests.fixtures.acting import dev
         ("hire_rates", "Hire rates per hour for a role.", False),
         ("print_queue", "The print queue: how many jobs are waiting.", False),
         ("plots_vacant", "Plots that are vacant now, by site.", False),
+        ("class_timetable", "Classes each day: spin, yoga and HIIT.", False),
         ("print_status", "Prints the status of a job.", False),
         ("collect_scrap", "Collect scrap metal from an address.", False),
         ("print_poster", "", False),
