@@ -39,6 +39,7 @@ __all__ = [
     "is_question",
     "mentions_change",
     "names_action",
+    "uses_verb",
     "wh_question",
 ]
 
@@ -168,16 +169,52 @@ def _described(named: list[str], description: str) -> bool:
     pronoun or number ("Prints a poster", "Reprint an earlier order", "Pump out a tank"; not
     "Classes each day" for ``class_timetable``); its particle, if the name has one, may follow
     the verb."""
-    opening = _words(description)[:3]
+    words = _words(description)
+    opening = words[:3]
     if not named or not opening:
         return False
     verb = named[0]
     if opening[0] != verb and opening[0] not in _third_person(verb):
         return False
+    if opening[0] == verb and _relative_clause(verb, words[1:]):
+        return False
     rest = opening[1:]
     if rest and len(named) > 1 and named[1] in _NAME_PARTICLES and rest[0] == named[1]:
         rest = rest[1:]
     return bool(rest) and (rest[0] in _OBJECT_OPENERS or rest[0][:1].isdigit())
+
+
+# The longest noun phrase after a determiner that ``_relative_clause`` reads ("the next high
+# tide").
+_PHRASE = 3
+
+
+def _relative_clause(word: str, after: list[str]) -> bool:
+    """Whether ``word``, ending in "s" and opening both the tool's name and its description, is
+    a plural noun whose relative clause ``after`` begins ("Rooms the hotel has free", "Plans a
+    customer can pick", "Tours the museum runs on a day", "Rooms it has free"): a determiner or
+    pronoun, then within a short noun phrase a finite verb, an auxiliary or modal ("has",
+    "can") or a third-person form after a singular noun ("runs" after "museum"). A verb's
+    object is followed by no verb of its own ("Counts the votes cast so far"; a name opening
+    with its verb's base form, ``print_poster``, is never read so)."""
+    if not word.endswith("s") or not after or after[0] not in _OBJECT_OPENERS:
+        return False
+    phrase = after[1 : 1 + _PHRASE + 1]
+    # After a pronoun ("it has"), the verb may come at once; after a determiner, a noun first.
+    start = 0 if after[0] in _PRONOUN_SUBJECTS else 1
+    for index in range(start, len(phrase)):
+        current = phrase[index]
+        if current in AUXILIARIES:
+            return True
+        previous = phrase[index - 1] if index else after[0]
+        if current.endswith("s") and not current.endswith("ss") and not previous.endswith("s"):
+            return True
+    return False
+
+
+# Pronouns of ``_OBJECT_OPENERS`` that may be a relative clause's subject ("Rooms it has
+# free").
+_PRONOUN_SUBJECTS = word_class("it someone one")
 
 
 def _tool_verb(name: str, description: str = "") -> str:
@@ -640,6 +677,21 @@ def names_action(text: str, name: str, *, description: str = "") -> bool:
     verbs = same if verb else frozenset()
     return any(
         w in same or _past_base(w, verbs) in same or _gerund_base(w, verbs) in same
+        for w in _words(text)
+    )
+
+
+def uses_verb(text: str, name: str, *, description: str = "") -> bool:
+    """Whether ``text`` uses the verb of the tool ``name`` (read with its ``description``, as
+    ``acts`` reads it) or one of the same action, in any form ("which days do you mow?",
+    "who tuned it?"); unlike ``names_action``, not the name's second word ("bill" of
+    ``explain_bill``). False for a tool that reads."""
+    verb = _tool_verb(name, description)
+    if not verb:
+        return False
+    same = _same_action(verb) | {verb}
+    return any(
+        w in same or _past_base(w, same) in same or _gerund_base(w, same) in same
         for w in _words(text)
     )
 

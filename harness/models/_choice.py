@@ -19,6 +19,7 @@ from harness.models._actions import (
     mentions_change,
     request_form,
     states_past,
+    uses_verb,
     wh_question,
 )
 from harness.models._argnames import takes_money
@@ -41,6 +42,7 @@ __all__ = [
     "fact_question",
     "lone_tool",
     "moves_money",
+    "read_by_question",
     "stated",
     "tool_router",
     "typed",
@@ -65,12 +67,16 @@ def lone_tool(tool: ToolDefinition, text: str) -> bool:
     reads answers it, and so does a tool that changes something, unless the request only names
     the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
     question word without asking for the change ("how many scooters are there?",
-    ``fact_question``)."""
+    ``fact_question``). A tool that acts only by its description answers a question that does
+    not use its verb as it did before (``read_by_question``: "where is parcel 4471?" for
+    ``track_parcel``)."""
     if not acting(tool):
         return True
     if mentions_change(text, tool.name, description=acting_description(tool)):
         return False
     if asks_for_change(text, tool.name, description=acting_description(tool)):
+        return True
+    if read_by_question(tool, text):
         return True
     statement = typed(tool) and stated(text)
     return not (fact_question(tool, text) or asks_no_change(tool, text) or statement)
@@ -167,7 +173,10 @@ def choose(
         or (typed(best) and stated(text) and stated(request or text))
         or (moves_money(best) and (stated(text) or stated(request or text)))
     ):
-        return _reader(by_name, scores, text, request)
+        reader = _reader(by_name, scores, text, request)
+        # A tool that acts only by its description answers a question no reader takes, as it
+        # did before it was marked acting (``read_by_question``).
+        return best if reader is None and read_by_question(best, text) else reader
     return best
 
 
@@ -190,6 +199,22 @@ def described(tool: ToolDefinition) -> bool:
 @functools.lru_cache(maxsize=1024)
 def _described(name: str, description: str) -> bool:
     return not acts(name) and acts(name, description) and not only_reads(name, description)
+
+
+def read_by_question(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``tool``, which acts only by its description (``described``: "Tracks a parcel by
+    its tracking number" for ``track_parcel``), reads for ``text`` as it did before it was
+    marked acting: ``text`` is a question (``_actions.is_question``), not worded as a request
+    (``_actions.request_form``) and not using the tool's own verb in any form
+    (``_actions.uses_verb``: "can you tune my piano?", "which days do you mow?" keep the
+    guards of a tool that acts, ``lone_tool`` and ``choose``). "where is parcel 4471?" is
+    answered; requests and statements keep those guards too."""
+    return (
+        described(tool)
+        and is_question(text)
+        and not request_form(text)
+        and not uses_verb(text, tool.name, description=tool.description)
+    )
 
 
 def acting_description(tool: ToolDefinition) -> str:

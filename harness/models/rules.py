@@ -42,6 +42,7 @@ from harness.models._choice import (
     acting_description,
     choose,
     lone_tool,
+    read_by_question,
     stated,
     tool_router,
     typed,
@@ -571,10 +572,11 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool =
     request ``whole``: a change is asked about only when the request asks for it (by its verb,
     ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
     ``_actions.request_form``: "I want a refund for my booking"); a tool that reads when the
-    clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
+    clause is a question or is worded as a request (and so a tool that acts only by its
+    description, asked a question: ``_choice.read_by_question``). Not for a statement ("bike 51877 has a flat
     tyre" beside a tool of stations)."""
     texts = (text, whole) if whole else (text,)
-    if acting(tool):
+    if acting(tool) and not read_by_question(tool, text):
         # Only the change the request asks for: worded as a request, it names the tool's action
         # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
         # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.

@@ -88,3 +88,85 @@ def test_the_dev_halves_keep_their_accuracy(half: str, floor: int) -> None:
     outcomes = dev.measure(half)
     misses = [(o.request.id, o.said) for o in outcomes if not o.ok]
     assert sum(o.ok for o in outcomes) >= floor, misses
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("slots_open", "Slots the clinic has open on a day, by doctor."),
+        ("courses", "Courses a student can take in a term."),
+        ("walks_listed", "Walks the club leads each month, with their length."),
+        ("lessons", "Lessons it offers each week."),
+    ],
+)
+def test_a_plural_noun_before_its_relative_clause_reads(name: str, description: str) -> None:
+    assert not acts(name, description)
+
+
+def test_a_name_word_verb_before_its_object_still_acts() -> None:
+    assert acts("weighs", "Weighs a suitcase at the desk.")  # no verb after "a suitcase"
+    assert acts("sand_floor", "Sands the floor of a room on a date.")
+
+
+def _bot(*tools: object, about: str) -> tuple[Parent, list[str]]:
+    calls: list[str] = []
+
+    def wrapped(tool: object) -> object:
+        import functools
+
+        @functools.wraps(tool)  # type: ignore[arg-type]
+        def call(*args: object, **kwargs: object) -> object:
+            calls.append(tool.__name__)  # type: ignore[attr-defined]
+            return tool(*args, **kwargs)  # type: ignore[operator]
+
+        return call
+
+    agent = ChildAgent(
+        name="desk_agent", mode="direct", description=about, tools=[wrapped(t) for t in tools]
+    )
+    return Parent(name="front", instructions="Help.", subagents=[agent], model="rules"), calls
+
+
+def measure_rainfall(station: str) -> str:
+    """Measures the rainfall at a weather station this week."""
+    return f"{station}: 14 mm this week."
+
+
+def courses(term: str) -> str:
+    """Courses the college runs in a term, with their fees."""
+    return f"{term}: pottery 90 pounds, Italian 120 pounds."
+
+
+def sand_floor(address: str, date: str) -> str:
+    """Sands a wooden floor at an address on a date."""
+    return f"A sander comes to {address} on {date}."
+
+
+@pytest.mark.parametrize(
+    ("tool", "about", "question"),
+    [
+        (measure_rainfall, "Rainfall figures.", "how much rain fell at Kew station this week?"),
+        (courses, "Evening courses at the college.", "which courses are on in the spring term?"),
+    ],
+)
+def test_a_reader_described_by_its_name_word_answers_a_question(
+    tool: object, about: str, question: str
+) -> None:
+    parent, calls = _bot(tool, about=about)
+    said = run_sync(parent.conversation().send(question)).text
+    assert calls == [tool.__name__]  # type: ignore[attr-defined]
+    assert "can't help" not in said
+
+
+@pytest.mark.parametrize("request_", ["sand my floor please", "can you sand my floor?"])
+def test_a_described_change_asked_for_still_asks_for_its_values(request_: str) -> None:
+    parent, calls = _bot(sand_floor, about="Floor sanding.")
+    said = run_sync(parent.conversation().send(request_)).text
+    assert not calls
+    assert "?" in said and "can't help" not in said
+
+
+def test_a_described_change_named_as_done_is_not_made() -> None:
+    parent, calls = _bot(sand_floor, about="Floor sanding.")
+    run_sync(parent.conversation().send("you sanded my floor at 4 Elm Road on Monday"))
+    assert not calls
