@@ -594,15 +594,7 @@ def _asks_at(
     if past in same:
         return _wanted(before) or _noted(before, words[index + 1 :])
     if word in same:
-        if (
-            before
-            and (
-                before[-1] in _DETERMINERS
-                # "a £3 tip": an amount or a count after a determiner makes it a noun
-                or (before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
-                or _object_of(before[-1], words[index + 1 :])
-            )
-        ):
+        if _noun_after(before, words[index + 1 :]):
             return None
         if before and before[-1] == "be":
             # A participle like its base form ("reset", "set"): "can my router be reset?".
@@ -615,6 +607,54 @@ def _asks_at(
         return False if _refused(before) else None
     supposed = [i for i, w in enumerate(before) if w in _SUPPOSING]
     return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
+
+
+def _noun_after(before: list[str], after: list[str]) -> bool:
+    """Whether a verb's base form between ``before`` and ``after`` in its clause is a noun: after
+    a determiner ("my refund", "the change"), an amount or a count after one ("a £3 tip"), or as
+    the object of the word before it (``_object_of``)."""
+    return bool(before) and (
+        before[-1] in _DETERMINERS
+        or bool(before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
+        or _object_of(before[-1], after)
+    )
+
+
+# Words whose "'s" is "is" or "us" ("it's", "what's", "let's"), not a possessive.
+_CONTRACTED = word_class("it what that there here he she who where how when why let")
+# Words before a determiner that make the base form after its noun a verb: "can the garage
+# estimate it", "does the team survey houses", "have the shop repair it".
+_BEFORE_SUBJECT = _REOPENS | _INVERTED | _CAUSING | word_class("do does don't doesn't make")
+
+
+def _noun_of_phrase(before: list[str]) -> bool:
+    """Whether a verb's base form after ``before`` is a noun in a noun phrase: after a possessive
+    ("the garage's estimate") or as the head of a compound after a determiner ("the repair
+    estimate", "the survey" in "the survey results"), unless a modal, an inverted "be"/"do" or
+    a causing verb opens the phrase ("can the garage estimate it")."""
+    if before and before[-1].endswith("'s") and before[-1][:-2] not in _CONTRACTED:
+        return True
+    if (
+        len(before) < 2
+        or before[-2] not in _DETERMINERS
+        or before[-1] in _NOT_SUBJECT | _PERSONS | WH_SET
+        or before[-1].endswith("ly")
+    ):
+        return False
+    return len(before) == 2 or before[-3] not in _BEFORE_SUBJECT
+
+
+def _as_verb(words: list[str], index: int, same: frozenset[str]) -> bool:
+    """Whether the word at ``index`` of a clause's ``words`` is a form of the verbs ``same`` used
+    as a verb: a past or participle, a base form that is no noun (``_noun_after``,
+    ``_noun_of_phrase``), or an "-ing" form after "mind"; a gerund or a noun of the same form
+    ("the forecast", "tracking says", "the test results") is none."""
+    before, word = words[:index], words[index]
+    if _past_base(word, same) in same:
+        return True
+    if word in same:
+        return not (_noun_after(before, words[index + 1 :]) or _noun_of_phrase(before))
+    return bool(before) and before[-1] == _MIND and _gerund_base(word, same) in same
 
 
 def _readings(text: str, name: str, description: str = "") -> list[tuple[int, bool, bool]]:
@@ -683,16 +723,17 @@ def names_action(text: str, name: str, *, description: str = "") -> bool:
 
 def uses_verb(text: str, name: str, *, description: str = "") -> bool:
     """Whether ``text`` uses the verb of the tool ``name`` (read with its ``description``, as
-    ``acts`` reads it) or one of the same action, in any form ("which days do you mow?",
-    "who tuned it?"); unlike ``names_action``, not the name's second word ("bill" of
-    ``explain_bill``). False for a tool that reads."""
+    ``acts`` reads it) or one of the same action as a verb (``_as_verb``): a past, a base form
+    or a request ("which days do you mow?", "who tuned it?"), never a noun or a gerund of the
+    same form ("the forecast", "the test results", "what does tracking say"); unlike
+    ``names_action``, not the name's second word ("bill" of ``explain_bill``). False for a tool
+    that reads."""
     verb = _tool_verb(name, description)
     if not verb:
         return False
     same = _same_action(verb) | {verb}
     return any(
-        w in same or _past_base(w, same) in same or _gerund_base(w, same) in same
-        for w in _words(text)
+        _as_verb(words, index, same) for words in _clauses(text) for index in range(len(words))
     )
 
 

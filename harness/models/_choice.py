@@ -116,8 +116,9 @@ def choose(
     tools read (``_choose`` with no marks, as before they were marked), and the choice made with
     them acting is taken only when the request is for one of them: it asks for the tool's
     change by its own verb (``_actions.asks_for_change``, ``asks_by_question``: "please groom
-    Bella on Friday"), or the choice as readers is the tool and the request uses its verb in
-    any form ("did you groom Bella?" hands the request back)."""
+    Bella on Friday"), or the choice as readers is the tool and the request uses its verb as a
+    verb (``_actions.uses_verb``; "the grooming", "the groom price" are nouns); a change it
+    names without asking for it ("did you groom Bella?") is then handed back (None)."""
     marked = frozenset(t.name for t in tools if described(t))
     chosen = _choose(tools, router, text, request, marked)
     if not marked:
@@ -128,6 +129,11 @@ def choose(
     if chosen is not None and chosen.name in marked and _asks_for(chosen, text):
         return chosen
     if read is not None and read.name in marked and _names_verb(read, text):
+        # The request is for the tool: a change it names without asking for it ("did you groom
+        # Bella?", "you groomed her last week and ...") is handed back, never given to another
+        # reader with whatever words are left (as the tool that read made no call for it).
+        if mentions_change(text, read.name, description=read.description):
+            return None
         return chosen
     return read
 
@@ -143,8 +149,9 @@ def _asks_for(tool: ToolDefinition, text: str) -> bool:
 
 
 def _names_verb(tool: ToolDefinition, text: str) -> bool:
-    """Whether ``text`` uses the verb of ``tool``, which acts only by its description, in any
-    form (``_actions.uses_verb``: "did you groom Bella?", "I printed 10 posters here")."""
+    """Whether ``text`` uses the verb of ``tool``, which acts only by its description, as a verb
+    (``_actions.uses_verb``: "did you groom Bella?", "I printed 10 posters here"; not "the
+    print run", "what does printing cost")."""
     return uses_verb(text, tool.name, description=tool.description)
 
 
@@ -255,10 +262,11 @@ def read_by_question(tool: ToolDefinition, text: str) -> bool:
     """Whether ``tool``, which acts only by its description (``described``: "Tracks a parcel by
     its tracking number" for ``track_parcel``), reads for ``text`` as it did before it was
     marked acting: ``text`` is a question (``_actions.is_question``), not worded as a request
-    (``_actions.request_form``) and not using the tool's own verb in any form
+    (``_actions.request_form``) and not using the tool's own verb as a verb
     (``_actions.uses_verb``: "can you tune my piano?", "which days do you mow?" keep the
-    guards of a tool that acts, ``lone_tool`` and ``choose``). "where is parcel 4471?" is
-    answered; requests and statements keep those guards too."""
+    guards of a tool that acts, ``lone_tool`` and ``choose``). "where is parcel 4471?" and
+    "what does the tracking show?" (a noun of the verb's form) are answered; requests and
+    statements keep those guards too."""
     return (
         described(tool)
         and is_question(text)
@@ -299,10 +307,11 @@ def _reader(
     request: str,
     marked: frozenset[str],
 ) -> ToolDefinition | None:
-    """The best tool that reads (``_acts`` with ``marked``), shares a word with ``text`` and gets every required value from
-    it, for a request that names a change without asking for it ("did you book the appointment
-    for Max?"): a reader chosen only for a shared word is no call to ask the user a value for
-    (the request is handed back instead); None when there is none."""
+    """The best tool that reads (``_acts`` with ``marked``), shares a word with ``text`` and
+    gets every required value from it, for a request that names a change without asking for it
+    ("did you book the appointment for Max?"): a reader chosen only for a shared word is no call
+    to ask the user a value for (the request is handed back instead); None when there is
+    none."""
     for name, score in scores:
         tool = by_name[name]
         if score > 0 and not _acts(tool, marked) and _fills(tool, text, request):
@@ -406,12 +415,12 @@ def _asked_change(
     request: str,
     marked: frozenset[str],
 ) -> ToolDefinition | None:
-    """The best tool that changes something (``_acts`` with ``marked``), shares a word with ``text`` and that ``text`` asks
-    for by its verb, or else that gets a count, a date or a time from ``text``
-    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
-    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
-    ``request`` that is) and does not name that change as done; None when there is none
-    (``choose``)."""
+    """The best tool that changes something (``_acts`` with ``marked``), shares a word with
+    ``text`` and that ``text`` asks for by its verb, or else that gets a count, a date or a
+    time from ``text`` (``_arguments.fill``, strict; an identifier alone is not enough) when
+    ``text`` is no question, is worded as a request (``_actions.request_form``, or a fragment of
+    values of a ``request`` that is) and does not name that change as done; None when there is
+    none (``choose``)."""
     changes = [(by_name[n], score) for n, score in scores if _acts(by_name[n], marked)]
     asked = next(
         (

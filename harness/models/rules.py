@@ -573,8 +573,8 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool =
     ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
     ``_actions.request_form``: "I want a refund for my booking"); a tool that reads when the
     clause is a question or is worded as a request (and so a tool that acts only by its
-    description, asked a question: ``_choice.read_by_question``). Not for a statement ("bike 51877 has a flat
-    tyre" beside a tool of stations)."""
+    description, asked a question: ``_choice.read_by_question``). Not for a statement ("bike
+    51877 has a flat tyre" beside a tool of stations)."""
     texts = (text, whole) if whole else (text,)
     if acting(tool) and not read_by_question(tool, text):
         # Only the change the request asks for: worded as a request, it names the tool's action
