@@ -39,6 +39,7 @@ __all__ = [
     "is_question",
     "mentions_change",
     "names_action",
+    "uses_verb",
     "wh_question",
 ]
 
@@ -142,11 +143,89 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(_CAMEL.sub(" ", text).lower().replace("\u2019", "'").replace("_", " "))
 
 
-def _tool_verb(name: str) -> str:
-    """The verb of change the tool ``name`` opens with, or "" when the tool reads."""
+# Words that may follow a verb's imperative at the opening of a tool's description when it says
+# what the tool does ("Reprint an earlier order", "Hire a temporary worker", "Collect 3 bags"):
+# its object's determiner or pronoun; "Hire rates per hour" opens with a noun phrase. Not "that",
+# which as often opens a noun's relative clause ("Plots that are vacant now").
+_OBJECT_OPENERS = word_class("""
+    my our your his her their the this these those its a an any some one two
+    someone something me us them it
+    """)
+# Particles a verb's name may carry ("pump_out_tank", "sign_up").
+_NAME_PARTICLES = word_class("up out off back in down over")
+
+
+def _third_person(verb: str) -> frozenset[str]:
+    """The third-person singular forms ``verb`` may take ("prints", "washes", "empties")."""
+    forms = {verb + "s", verb + "es"}
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        forms.add(verb[:-1] + "ies")
+    return frozenset(forms)
+
+
+def _described(named: list[str], description: str) -> bool:
+    """Whether ``description`` says the tool does what its name's first word says: it opens
+    with that word as a third-person verb or an imperative, before its object's determiner,
+    pronoun or number ("Prints a poster", "Reprint an earlier order", "Pump out a tank"; not
+    "Classes each day" for ``class_timetable``); its particle, if the name has one, may follow
+    the verb."""
+    words = _words(description)
+    opening = words[:3]
+    if not named or not opening:
+        return False
+    verb = named[0]
+    if opening[0] != verb and opening[0] not in _third_person(verb):
+        return False
+    if opening[0] == verb and _relative_clause(verb, words[1:]):
+        return False
+    rest = opening[1:]
+    if rest and len(named) > 1 and named[1] in _NAME_PARTICLES and rest[0] == named[1]:
+        rest = rest[1:]
+    return bool(rest) and (rest[0] in _OBJECT_OPENERS or rest[0][:1].isdigit())
+
+
+# The longest noun phrase after a determiner that ``_relative_clause`` reads ("the next high
+# tide").
+_PHRASE = 3
+
+
+def _relative_clause(word: str, after: list[str]) -> bool:
+    """Whether ``word``, ending in "s" and opening both the tool's name and its description, is
+    a plural noun whose relative clause ``after`` begins ("Rooms the hotel has free", "Plans a
+    customer can pick", "Tours the museum runs on a day", "Rooms it has free"): a determiner or
+    pronoun, then within a short noun phrase a finite verb, an auxiliary or modal ("has",
+    "can") or a third-person form after a singular noun ("runs" after "museum"). A verb's
+    object is followed by no verb of its own ("Counts the votes cast so far"; a name opening
+    with its verb's base form, ``print_poster``, is never read so)."""
+    if not word.endswith("s") or not after or after[0] not in _OBJECT_OPENERS:
+        return False
+    phrase = after[1 : 1 + _PHRASE + 1]
+    # After a pronoun ("it has"), the verb may come at once; after a determiner, a noun first.
+    start = 0 if after[0] in _PRONOUN_SUBJECTS else 1
+    for index in range(start, len(phrase)):
+        current = phrase[index]
+        if current in AUXILIARIES:
+            return True
+        previous = phrase[index - 1] if index else after[0]
+        if current.endswith("s") and not current.endswith("ss") and not previous.endswith("s"):
+            return True
+    return False
+
+
+# Pronouns of ``_OBJECT_OPENERS`` that may be a relative clause's subject ("Rooms it has
+# free").
+_PRONOUN_SUBJECTS = word_class("it someone one")
+
+
+def _tool_verb(name: str, description: str = "") -> str:
+    """The verb of change the tool ``name`` opens with, or "" when the tool reads. A first word
+    off the list of verbs of change is the tool's verb when its ``description`` says the tool
+    does it (``_described``: "Prints a poster" for ``print_poster``)."""
     named = _words(name)
-    if not named or named[0] not in _ACTING or named[-1] in _TELLING_ENDS:
+    if not named or named[-1] in _TELLING_ENDS:
         return ""
+    if named[0] not in _ACTING:
+        return named[0] if description and _described(named, description) else ""
     second = named[1] if len(named) > 1 else ""
     if named[0] in _PARTICLE and second != _PARTICLE[named[0]]:
         return ""
@@ -155,11 +234,18 @@ def _tool_verb(name: str) -> str:
     return named[0]
 
 
-def acts(name: str) -> bool:
+def acts(name: str, description: str = "") -> bool:
     """Whether the tool ``name`` changes something: its first word is a verb of change and its
     last word no noun of state or reading ("cancel_order"; not "order_status", "get_balance",
-    "orders", "open_hours")."""
-    return bool(_tool_verb(name))
+    "orders", "open_hours"). Given the tool's ``description``, a first word off that list acts
+    too when the description opens with it as a verb of doing ("Prints a poster" for
+    ``print_poster``, "Reprint an earlier order" for ``reprint_order``; not "Hire rates per
+    hour" for ``hire_rates``)."""
+    return bool(_tool_verb(name, description))
+
+
+def _same_action(verb: str) -> frozenset[str]:
+    return _GROUPS.get(verb, frozenset({verb}))
 
 
 # Clause-internal words that end the reach of a negation or a past form before a verb.
@@ -245,7 +331,8 @@ def _named_position(before: list[str]) -> bool:
     return 0 < len(subject) <= _MAX_SUBJECT and all(_subject_word(w) for w in subject)
 
 
-def _gerund_base(word: str) -> str:
+def _gerund_base(word: str, verbs: frozenset[str] = frozenset()) -> str:
+    """The verb of change (or of ``verbs``) ``word`` is the "-ing" form of, or ""."""
     if not word.endswith("ing"):
         return ""
     stem = word[:-3]
@@ -254,7 +341,7 @@ def _gerund_base(word: str) -> str:
         stem + "e",
         stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "",
     ):
-        if candidate in _GROUPS:
+        if candidate in _GROUPS or candidate in verbs:
             return candidate
     return ""
 
@@ -282,9 +369,9 @@ def _participle(word: str) -> bool:
     )
 
 
-def _past_base(word: str) -> str:
-    """The verb of change ``word`` is the past or participle form of ("cancelled", "filed",
-    "applied", "frozen"), or ""."""
+def _past_base(word: str, verbs: frozenset[str] = frozenset()) -> str:
+    """The verb of change (or of ``verbs``) ``word`` is the past or participle form of
+    ("cancelled", "filed", "applied", "frozen"), or ""."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     if not word.endswith("ed") or len(word) < 5:
@@ -296,7 +383,7 @@ def _past_base(word: str) -> str:
         stem[:-1] if stem[-1] == stem[-2] else "",
         stem[:-1] + "y" if stem.endswith("i") else "",
     ):
-        if candidate in _GROUPS:
+        if candidate in _GROUPS or candidate in verbs:
             return candidate
     return ""
 
@@ -503,24 +590,16 @@ def _asks_at(
     a state, a refusal, a supposition), None when it is no form of those verbs or reads as
     neither (a noun, a negation that does not reach it)."""
     before, word = words[:index], words[index]
-    past = _past_base(word)
+    past = _past_base(word, same)
     if past in same:
         return _wanted(before) or _noted(before, words[index + 1 :])
     if word in same:
-        if (
-            before
-            and (
-                before[-1] in _DETERMINERS
-                # "a £3 tip": an amount or a count after a determiner makes it a noun
-                or (before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
-                or _object_of(before[-1], words[index + 1 :])
-            )
-        ):
+        if _noun_after(before, words[index + 1 :]):
             return None
         if before and before[-1] == "be":
             # A participle like its base form ("reset", "set"): "can my router be reset?".
             return _wanted(before)
-    elif not (before and before[-1] == _MIND and _gerund_base(word) in same):
+    elif not (before and before[-1] == _MIND and _gerund_base(word, same) in same):
         return None
     if _named_position(before) or _intended(before, stopped):
         return False
@@ -530,13 +609,61 @@ def _asks_at(
     return not (supposed and _SUBJECTS.intersection(before[supposed[-1] + 1 :]))
 
 
-def _readings(text: str, name: str) -> list[tuple[int, bool, bool]]:
+def _noun_after(before: list[str], after: list[str]) -> bool:
+    """Whether a verb's base form between ``before`` and ``after`` in its clause is a noun: after
+    a determiner ("my refund", "the change"), an amount or a count after one ("a £3 tip"), or as
+    the object of the word before it (``_object_of``)."""
+    return bool(before) and (
+        before[-1] in _DETERMINERS
+        or bool(before[-1][:1].isdigit() and before[-2:-1] and before[-2] in _DETERMINERS)
+        or _object_of(before[-1], after)
+    )
+
+
+# Words whose "'s" is "is" or "us" ("it's", "what's", "let's"), not a possessive.
+_CONTRACTED = word_class("it what that there here he she who where how when why let")
+# Words before a determiner that make the base form after its noun a verb: "can the garage
+# estimate it", "does the team survey houses", "have the shop repair it".
+_BEFORE_SUBJECT = _REOPENS | _INVERTED | _CAUSING | word_class("do does don't doesn't make")
+
+
+def _noun_of_phrase(before: list[str]) -> bool:
+    """Whether a verb's base form after ``before`` is a noun in a noun phrase: after a possessive
+    ("the garage's estimate") or as the head of a compound after a determiner ("the repair
+    estimate", "the survey" in "the survey results"), unless a modal, an inverted "be"/"do" or
+    a causing verb opens the phrase ("can the garage estimate it")."""
+    if before and before[-1].endswith("'s") and before[-1][:-2] not in _CONTRACTED:
+        return True
+    if (
+        len(before) < 2
+        or before[-2] not in _DETERMINERS
+        or before[-1] in _NOT_SUBJECT | _PERSONS | WH_SET
+        or before[-1].endswith("ly")
+    ):
+        return False
+    return len(before) == 2 or before[-3] not in _BEFORE_SUBJECT
+
+
+def _as_verb(words: list[str], index: int, same: frozenset[str]) -> bool:
+    """Whether the word at ``index`` of a clause's ``words`` is a form of the verbs ``same`` used
+    as a verb: a past or participle, a base form that is no noun (``_noun_after``,
+    ``_noun_of_phrase``), or an "-ing" form after "mind"; a gerund or a noun of the same form
+    ("the forecast", "tracking says", "the test results") is none."""
+    before, word = words[:index], words[index]
+    if _past_base(word, same) in same:
+        return True
+    if word in same:
+        return not (_noun_after(before, words[index + 1 :]) or _noun_of_phrase(before))
+    return bool(before) and before[-1] == _MIND and _gerund_base(word, same) in same
+
+
+def _readings(text: str, name: str, description: str = "") -> list[tuple[int, bool, bool]]:
     """Each reading of the tool's verb in ``text``: the sentence it is in, whether that sentence
     is a question (``is_question``), and the reading (``_asks_at``)."""
-    verb = _tool_verb(name)
+    verb = _tool_verb(name, description)
     if not verb:
         return []
-    same = _GROUPS.get(verb, frozenset({verb}))
+    same = _same_action(verb)
     found: list[tuple[int, bool, bool]] = []
     for number, sentence in enumerate(s.text for s in split_sentences(text)):
         question = is_question(sentence)
@@ -562,7 +689,7 @@ def _asking(readings: list[tuple[int, bool, bool]]) -> bool:
     return False
 
 
-def asks_for_change(text: str, name: str) -> bool:
+def asks_for_change(text: str, name: str, *, description: str = "") -> bool:
     """Whether ``text`` asks for the change of the tool ``name``: a sentence of it that is no
     question unless a polite request (``is_question``) uses the base or imperative form of the
     tool's verb or of a verb of the same action ("cancel my order", "are you able to cancel it",
@@ -573,31 +700,51 @@ def asks_for_change(text: str, name: str) -> bool:
     cancelled"). A question asks too when, after naming the change, it asks for it ("did you
     refill it or should I ask someone to refill it?"). A want of a thing beside a past ("I
     upgraded my room yesterday but I need the room key") does not ask. False for a tool that
-    reads."""
-    return _asking(_readings(text, name))
+    reads; ``description`` is the tool's, read as ``acts`` reads it."""
+    return _asking(_readings(text, name, description))
 
 
-def names_action(text: str, name: str) -> bool:
+def names_action(text: str, name: str, *, description: str = "") -> bool:
     """Whether ``text`` names the action of the tool ``name`` in any form: its verb or one of
     the same action, as a verb, a past or a noun ("I want a refund" for ``refund_booking``;
     "two seats in the stalls please" names no action of ``cancel_seats``). For a tool whose name
     opens with no verb of change, its name's first word."""
-    verb = _tool_verb(name)
+    verb = _tool_verb(name, description)
     named = _words(name)
     same = (_GROUPS.get(verb, frozenset()) | {verb}) if verb else frozenset(named[:1])
     if verb and len(named) > 1 and named[1] in _GROUPS:
         same |= _GROUPS[named[1]]  # "request_refund": asked for as a refund too
-    return any(w in same or _past_base(w) in same or _gerund_base(w) in same for w in _words(text))
+    verbs = same if verb else frozenset()
+    return any(
+        w in same or _past_base(w, verbs) in same or _gerund_base(w, verbs) in same
+        for w in _words(text)
+    )
 
 
-def mentions_change(text: str, name: str) -> bool:
+def uses_verb(text: str, name: str, *, description: str = "") -> bool:
+    """Whether ``text`` uses the verb of the tool ``name`` (read with its ``description``, as
+    ``acts`` reads it) or one of the same action as a verb (``_as_verb``): a past, a base form
+    or a request ("which days do you mow?", "who tuned it?"), never a noun or a gerund of the
+    same form ("the forecast", "the test results", "what does tracking say"); unlike
+    ``names_action``, not the name's second word ("bill" of ``explain_bill``). False for a tool
+    that reads."""
+    verb = _tool_verb(name, description)
+    if not verb:
+        return False
+    same = _same_action(verb) | {verb}
+    return any(
+        _as_verb(words, index, same) for words in _clauses(text) for index in range(len(words))
+    )
+
+
+def mentions_change(text: str, name: str, *, description: str = "") -> bool:
     """Whether ``text`` names the change of the tool ``name`` (its verb or one of the same action)
     without asking for it, and nowhere asks for it: as a past or a state ("someone renewed my
     loan", "is my ticket still open", "did you freeze my membership", "my card got blocked"), a
     refusal ("don't cancel it") or a supposition ("if I cancel my order, ..."). False for a tool
     that reads, for a request that never uses such a verb ("my card was stolen"), and for one
     that also uses it in a way that asks or may ask ("can I cancel it?")."""
-    readings = [reading for _, _, reading in _readings(text, name)]
+    readings = [reading for _, _, reading in _readings(text, name, description)]
     return False in readings and True not in readings
 
 
@@ -715,13 +862,13 @@ def request_form(text: str) -> bool:
     return bool(_REQUEST_FORM.search(" ".join(_words(text))))
 
 
-def asks_by_question(text: str, name: str) -> bool:
+def asks_by_question(text: str, name: str, *, description: str = "") -> bool:
     """Whether the question ``text`` asks for the change of the tool ``name``: it opens with
     "can/could/would you <its verb>" or "can I <its verb>" (a verb of the same action counts;
     "can I have/get" asks for a thing), or says "I can <its verb>" ("where I can reserve a
     table"). "when will order 55123 arrive?" and "how many tickets can I buy?" ask for no
     change."""
-    verb = _tool_verb(name)
+    verb = _tool_verb(name, description)
     if not verb:
         return False
     same = _GROUPS.get(verb, frozenset()) | {verb}

@@ -19,12 +19,13 @@ from harness.models._actions import (
     mentions_change,
     request_form,
     states_past,
+    uses_verb,
     wh_question,
 )
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
 from harness.models._asked import asked_words, by_asked
-from harness.models._credit import asked_kind, tells
+from harness.models._credit import asked_kind, only_reads, tells
 from harness.models._text import Router
 from harness.models.base import AgentCard, ToolDefinition
 from harness.text.words import keyword_texts, words_of_name
@@ -33,12 +34,15 @@ __all__ = [
     "NEAR_TIE",
     "TOOL_MINIMUM",
     "acting",
+    "acting_description",
     "agent_router",
     "asks_no_change",
     "choose",
+    "described",
     "fact_question",
     "lone_tool",
     "moves_money",
+    "read_by_question",
     "stated",
     "tool_router",
     "typed",
@@ -63,12 +67,16 @@ def lone_tool(tool: ToolDefinition, text: str) -> bool:
     reads answers it, and so does a tool that changes something, unless the request only names
     the change ("did you cancel it?", ``_actions.mentions_change``) or asks for a fact with a
     question word without asking for the change ("how many scooters are there?",
-    ``fact_question``)."""
+    ``fact_question``). A tool that acts only by its description answers a question that does
+    not use its verb as it did before (``read_by_question``: "where is parcel 4471?" for
+    ``track_parcel``)."""
     if not acting(tool):
         return True
-    if mentions_change(text, tool.name):
+    if mentions_change(text, tool.name, description=acting_description(tool)):
         return False
-    if asks_for_change(text, tool.name):
+    if asks_for_change(text, tool.name, description=acting_description(tool)):
+        return True
+    if read_by_question(tool, text):
         return True
     statement = typed(tool) and stated(text)
     return not (fact_question(tool, text) or asks_no_change(tool, text) or statement)
@@ -101,31 +109,85 @@ def choose(
         (``fact_question``: "how many scooters are there"): the best tool that reads and
         shares a word, or None.
 
-    None when nothing matches."""
+    None when nothing matches.
+
+    A tool that acts only by its description (``described``) changes what happens to requests
+    for that tool, never which reading tool a question goes to: the choice is made as if such
+    tools read (``_choose`` with no marks, as before they were marked), and the choice made with
+    them acting is taken only when the request is for one of them: it asks for the tool's
+    change by its own verb (``_actions.asks_for_change``, ``asks_by_question``: "please groom
+    Bella on Friday"), or the choice as readers is the tool and the request uses its verb as a
+    verb (``_actions.uses_verb``; "the grooming", "the groom price" are nouns); a change it
+    names without asking for it ("did you groom Bella?") is then handed back (None)."""
+    marked = frozenset(t.name for t in tools if described(t))
+    chosen = _choose(tools, router, text, request, marked)
+    if not marked:
+        return chosen
+    read = _choose(tools, router, text, request, frozenset())
+    if chosen is read:
+        return chosen
+    if chosen is not None and chosen.name in marked and _asks_for(chosen, text):
+        return chosen
+    if read is not None and read.name in marked and _names_verb(read, text):
+        # The request is for the tool: a change it names without asking for it ("did you groom
+        # Bella?", "you groomed her last week and ...") is handed back, never given to another
+        # reader with whatever words are left (as the tool that read made no call for it).
+        if mentions_change(text, read.name, description=read.description):
+            return None
+        return chosen
+    return read
+
+
+def _asks_for(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` asks for the change of ``tool``, which acts only by its description, by
+    its verb (``_actions.asks_for_change`` / ``asks_by_question``): the positive evidence that
+    lets ``choose`` pick it over the tool chosen as if it read."""
+    said = tool.description
+    return asks_for_change(text, tool.name, description=said) or asks_by_question(
+        text, tool.name, description=said
+    )
+
+
+def _names_verb(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``text`` uses the verb of ``tool``, which acts only by its description, as a verb
+    (``_actions.uses_verb``: "did you groom Bella?", "I printed 10 posters here"; not "the
+    print run", "what does printing cost")."""
+    return uses_verb(text, tool.name, description=tool.description)
+
+
+def _choose(
+    tools: Sequence[ToolDefinition],
+    router: Router,
+    text: str,
+    request: str,
+    marked: frozenset[str],
+) -> ToolDefinition | None:
+    """``choose`` with the tools that act only by their description counted as acting when
+    their names are in ``marked``, as reading tools otherwise."""
     scores = router.scores(asked_words(base_forms(text)))
     ranked = [(name, score) for name, score in scores if score >= TOOL_MINIMUM]
-    readers = [t for t in tools if not acting(t)]
+    readers = [t for t in tools if not _acts(t, marked)]
     if not ranked:
         # No tool shares a word: the one tool whose change ``text`` asks for by a verb of the
         # same action and names a value for ("switch me to premium" for ``change_plan`` whose
         # plan is "Basic" or "Premium": ``_says_what``), or the one tool that reads and tells
         # what the question asks for by its build ("where are you?": ``_asked.by_asked``), or
         # none.
-        asked = [t for t in tools if _asked_by_verb(t, text)]
+        asked = [t for t in tools if _asked_by_verb(t, text, marked)]
         if asked:
             return asked[0] if len(asked) == 1 else None
         return by_asked(readers, router, text, None)
     by_name = {t.name: t for t in tools}
     best, top = by_name[ranked[0][0]], ranked[0][1]
-    if not acting(best):
+    if not _acts(best, marked):
         # Of the tools that read, the one that tells what the question asks for ("how much is
         # the tour?" is ``tour_prices``'s, not ``tour_times``'s: ``_asked.by_asked``).
         return (
-            _asked_change(by_name, scores, text, request or text)
+            _asked_change(by_name, scores, text, request or text, marked)
             or by_asked(readers, router, text, best)
             or best
         )
-    if asks_for_change(text, best.name):
+    if asks_for_change(text, best.name, description=_said(best, marked)):
         return best
     # Another change the request asks for by its verb, sharing a word ("can you book 3 adults
     # from Bristol to Cardiff" is ``buy_ticket``'s, whose verb "buy" books, not
@@ -138,18 +200,20 @@ def choose(
             for n, score in scores
             if (score > 0 or _counts(by_name[n], text))
             and n != best.name
-            and acting(by_name[n])
-            and asks_for_change(text, n)
-            and acts(best.name)
+            and _acts(by_name[n], marked)
+            and asks_for_change(text, n, description=_said(by_name[n], marked))
+            and (acts(best.name) or best.name in marked)
         ),
         None,
     )
     if verb is not None:
         return verb
-    if mentions_change(text, best.name):
-        return _reader(by_name, scores, text, request)
+    if mentions_change(text, best.name, description=_said(best, marked)):
+        return _reader(by_name, scores, text, request, marked)
     tied = [
-        by_name[n] for n, score in ranked[1:] if score >= NEAR_TIE * top and not acting(by_name[n])
+        by_name[n]
+        for n, score in ranked[1:]
+        if score >= NEAR_TIE * top and not _acts(by_name[n], marked)
     ]
     if tied:
         # A reader ties on words; a request worded as one that gives the change a count, a
@@ -157,15 +221,19 @@ def choose(
         # beside ``appointment_times``: ``_asked_change``). Of the readers, the first the
         # request gives every required value ("the next train from St Pancras": ``departures``
         # of a station, not ``ticket_price`` from one station to another).
-        wanted = _asked_change(by_name, scores, text, request or text)
+        wanted = _asked_change(by_name, scores, text, request or text, marked)
         return wanted or next((t for t in tied if _fills(t, text, request)), tied[0])
     if (
         fact_question(best, text)
-        or asks_no_change(best, text)
+        or asks_no_change(best, text, description=_said(best, marked))
         or (typed(best) and stated(text) and stated(request or text))
         or (moves_money(best) and (stated(text) or stated(request or text)))
     ):
-        return _reader(by_name, scores, text, request)
+        reader = _reader(by_name, scores, text, request, marked)
+        # A tool that acts only by its description answers a question no reader takes, as it
+        # did before it was marked acting (``read_by_question``).
+        answers = best.name in marked and read_by_question(best, text)
+        return best if reader is None and answers else reader
     return best
 
 
@@ -174,7 +242,55 @@ def acting(tool: ToolDefinition) -> bool:
     (``_actions.acts``), or it takes a required amount of money (``_argnames.takes_money``:
     ``top_up(amount)``, ``fund_wallet(amount)``), which a statement, a complaint or a past
     mention never gives it (the guards of ``choose`` apply)."""
-    return acts(tool.name) or moves_money(tool)
+    return acts(tool.name) or moves_money(tool) or described(tool)
+
+
+def described(tool: ToolDefinition) -> bool:
+    """Whether ``tool``'s description says it does what its name's first word, off the list of
+    verbs of change, says (``_actions.acts`` with the description: "Prints a poster" for
+    ``print_poster``), and it is not known to only read (``_credit.only_reads``: "Checks
+    availability" for ``check_availability``)."""
+    return _described(tool.name, tool.description)
+
+
+@functools.lru_cache(maxsize=1024)
+def _described(name: str, description: str) -> bool:
+    return not acts(name) and acts(name, description) and not only_reads(name, description)
+
+
+def read_by_question(tool: ToolDefinition, text: str) -> bool:
+    """Whether ``tool``, which acts only by its description (``described``: "Tracks a parcel by
+    its tracking number" for ``track_parcel``), reads for ``text`` as it did before it was
+    marked acting: ``text`` is a question (``_actions.is_question``), not worded as a request
+    (``_actions.request_form``) and not using the tool's own verb as a verb
+    (``_actions.uses_verb``: "can you tune my piano?", "which days do you mow?" keep the
+    guards of a tool that acts, ``lone_tool`` and ``choose``). "where is parcel 4471?" and
+    "what does the tracking show?" (a noun of the verb's form) are answered; requests and
+    statements keep those guards too."""
+    return (
+        described(tool)
+        and is_question(text)
+        and not request_form(text)
+        and not uses_verb(text, tool.name, description=tool.description)
+    )
+
+
+def _acts(tool: ToolDefinition, marked: frozenset[str]) -> bool:
+    """``acting`` with a tool that acts only by its description counted as acting only when
+    ``marked`` names it (``choose``)."""
+    return acts(tool.name) or moves_money(tool) or tool.name in marked
+
+
+def _said(tool: ToolDefinition, marked: frozenset[str]) -> str:
+    """``acting_description`` for a choice with ``marked`` tools acting (``_acts``)."""
+    return tool.description if tool.name in marked else ""
+
+
+def acting_description(tool: ToolDefinition) -> str:
+    """The description ``_actions`` reads ``tool``'s verb from: the tool's own when only it
+    says the tool acts (``described``), else none, so that a tool named with a verb of change
+    reads as before."""
+    return tool.description if described(tool) else ""
 
 
 def moves_money(tool: ToolDefinition) -> bool:
@@ -189,14 +305,16 @@ def _reader(
     scores: Sequence[tuple[str, float]],
     text: str,
     request: str,
+    marked: frozenset[str],
 ) -> ToolDefinition | None:
-    """The best tool that reads, shares a word with ``text`` and gets every required value from
-    it, for a request that names a change without asking for it ("did you book the appointment
-    for Max?"): a reader chosen only for a shared word is no call to ask the user a value for
-    (the request is handed back instead); None when there is none."""
+    """The best tool that reads (``_acts`` with ``marked``), shares a word with ``text`` and
+    gets every required value from it, for a request that names a change without asking for it
+    ("did you book the appointment for Max?"): a reader chosen only for a shared word is no call
+    to ask the user a value for (the request is handed back instead); None when there is
+    none."""
     for name, score in scores:
         tool = by_name[name]
-        if score > 0 and not acting(tool) and _fills(tool, text, request):
+        if score > 0 and not _acts(tool, marked) and _fills(tool, text, request):
             return tool
     return None
 
@@ -218,15 +336,16 @@ def _counts(tool: ToolDefinition, text: str) -> bool:
     return any(isinstance(v, int) for v in fill(props, (), text, strict=True).values())
 
 
-def _asked_by_verb(tool: ToolDefinition, text: str) -> bool:
+def _asked_by_verb(tool: ToolDefinition, text: str, marked: frozenset[str]) -> bool:
     """Whether ``text``, no question, asks for the change of ``tool`` by a verb of its action
-    and names a value of an argument that is not free text (``_says_what``)."""
+    and names a value of an argument that is not free text (``_says_what``); a tool that acts
+    only by its description, only when ``marked`` names it."""
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
     return (
-        acts(tool.name)
+        (acts(tool.name) or tool.name in marked)
         and bool(props)
         and not is_question(text)
-        and asks_for_change(text, tool.name)
+        and asks_for_change(text, tool.name, description=_said(tool, marked))
         and _says_what(tool, text)
     )
 
@@ -239,15 +358,17 @@ def stated(text: str) -> bool:
     return not is_question(text) and states_past(text)
 
 
-def asks_no_change(tool: ToolDefinition, text: str) -> bool:
+def asks_no_change(tool: ToolDefinition, text: str, *, description: str | None = None) -> bool:
     """Whether the question ``text`` asks for no change of ``tool``, which changes something: a
     question acts only as "can/could/would you <the tool's verb>" or "can I <its verb>"
     (``_actions.asks_by_question``), so "when will order 55123 arrive?" cancels nothing and "is
     scooter 40213 still broken?" files no report. A tool whose name or docstring tells the kind
     of value asked is left to answer it, and so is a yes/no or how-to question to a tool that
     takes the request as free text only, as before: the helpdesk sample's "Is my account
-    locked?" gets its reset link."""
-    if not is_question(text) or asks_by_question(text, tool.name):
+    locked?" gets its reset link. ``description`` is the one ``_actions`` reads the tool's verb
+    from (``acting_description`` when None)."""
+    said = acting_description(tool) if description is None else description
+    if not is_question(text) or asks_by_question(text, tool.name, description=said):
         return False
     kind = asked_kind(text)
     if kind is not None and tells(tool.name, tool.description, kind):
@@ -291,17 +412,24 @@ def _asked_change(
     by_name: Mapping[str, ToolDefinition],
     scores: Sequence[tuple[str, float]],
     text: str,
-    request: str = "",
+    request: str,
+    marked: frozenset[str],
 ) -> ToolDefinition | None:
-    """The best tool that changes something, shares a word with ``text`` and that ``text`` asks
-    for by its verb, or else that gets a count, a date or a time from ``text``
-    (``_arguments.fill``, strict; an identifier alone is not enough) when ``text`` is no
-    question, is worded as a request (``_actions.request_form``, or a fragment of values of a
-    ``request`` that is) and does not name that change as done; None when there is none
-    (``choose``)."""
-    changes = [(by_name[n], score) for n, score in scores if acting(by_name[n])]
+    """The best tool that changes something (``_acts`` with ``marked``), shares a word with
+    ``text`` and that ``text`` asks for by its verb, or else that gets a count, a date or a
+    time from ``text`` (``_arguments.fill``, strict; an identifier alone is not enough) when
+    ``text`` is no question, is worded as a request (``_actions.request_form``, or a fragment of
+    values of a ``request`` that is) and does not name that change as done; None when there is
+    none (``choose``)."""
+    changes = [(by_name[n], score) for n, score in scores if _acts(by_name[n], marked)]
     asked = next(
-        (t for t, s in changes if s > 0 and asks_for_change(text, t.name) and _says_what(t, text)),
+        (
+            t
+            for t, s in changes
+            if s > 0
+            and asks_for_change(text, t.name, description=_said(t, marked))
+            and _says_what(t, text)
+        ),
         None,
     )
     if asked is not None or is_question(text):
@@ -321,7 +449,11 @@ def _asked_change(
         # alone asks for no change ("details for membership 44120 please").
         counted = any(isinstance(v, int) for v in values.values())
         dated = any(names_when(name) for name in values)
-        if (counted or dated) and (score > 0 or counted) and not mentions_change(text, tool.name):
+        if (
+            (counted or dated)
+            and (score > 0 or counted)
+            and not mentions_change(text, tool.name, description=_said(tool, marked))
+        ):
             return tool
     return None
 

@@ -39,8 +39,10 @@ from harness.models._asking import for_action, question_for
 from harness.models._choice import (
     TOOL_MINIMUM,
     acting,
+    acting_description,
     choose,
     lone_tool,
+    read_by_question,
     stated,
     tool_router,
     typed,
@@ -260,7 +262,10 @@ class RulesModel(Model):
         if not own:
             return [], {}
         if len(own) == 1 and (context.continuing or context.mode == CONVERSATIONAL):
-            named = acts(own[0].name) and mentions_change(context.scoped_request, own[0].name)
+            said = acting_description(own[0])
+            named = (acts(own[0].name) or bool(said)) and mentions_change(
+                context.scoped_request, own[0].name, description=said
+            )
             # A statement gives a change no values ("I topped up £20 yesterday"), nor moves
             # money (``acting``).
             statement = acting(own[0]) and typed(own[0]) and stated(context.scoped_request)
@@ -567,18 +572,20 @@ def _worth_asking(tool: ToolDefinition, text: str, whole: str, *, rivals: bool =
     request ``whole``: a change is asked about only when the request asks for it (by its verb,
     ``_actions.asks_for_change`` / ``asks_by_question``, or worded as a request,
     ``_actions.request_form``: "I want a refund for my booking"); a tool that reads when the
-    clause is a question or is worded as a request. Not for a statement ("bike 51877 has a flat
-    tyre" beside a tool of stations)."""
+    clause is a question or is worded as a request (and so a tool that acts only by its
+    description, asked a question: ``_choice.read_by_question``). Not for a statement ("bike
+    51877 has a flat tyre" beside a tool of stations)."""
     texts = (text, whole) if whole else (text,)
-    if acting(tool):
+    if acting(tool) and not read_by_question(tool, text):
         # Only the change the request asks for: worded as a request, it names the tool's action
         # ("I want a refund"); a tool chosen for a shared noun ("two seats in the stalls
         # please" beside ``cancel_seats``) is no sure choice, and the request is handed back.
+        said = acting_description(tool)
         return any(
-            asks_for_change(t, tool.name)
-            or asks_by_question(t, tool.name)
-            or (request_form(t) and (names_action(t, tool.name) or not rivals))
-            or (_POLITE.search(t) is not None and names_action(t, tool.name))
+            asks_for_change(t, tool.name, description=said)
+            or asks_by_question(t, tool.name, description=said)
+            or (request_form(t) and (names_action(t, tool.name, description=said) or not rivals))
+            or (_POLITE.search(t) is not None and names_action(t, tool.name, description=said))
             for t in texts
         )
     return is_question(text) or any(request_form(t) for t in texts)

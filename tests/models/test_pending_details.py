@@ -24,11 +24,12 @@ _TURN_ONE = {
     **dict.fromkeys([f"window_cleaning-{i}" for i in range(7)], "a window clean counts 1"),
     # "a red t-shirt": the colour before the noun is not read from the request.
     **dict.fromkeys(["tshirt_shop-1", "tshirt_shop-2"], "colour in the request unread"),
-    # "engrave a tankard" calls the prices tool; "hire a ..." and "arrange a courier" are
-    # planned to no agent: turn 1 never asks.
+    # "engrave a tankard" calls the prices tool; "arrange a courier" is planned to no agent:
+    # turn 1 never asks. ("hire a ..." asks since s70-acts: ``hire_*``'s description says it
+    # hires.) Two replies to "hire a bouncy castle"'s questions are not read as answers.
     **dict.fromkeys(["engraving-0", "engraving-3", "engraving-4"], "turn 1 reads prices"),
-    **dict.fromkeys([f"photo_booth-{i}" for i in range(7)], "turn 1 not routed"),
-    **dict.fromkeys([f"bouncy_castle-{i}" for i in (0, 1, 2, 3, 4, 5, 6, 8)], "turn 1 not routed"),
+    "bouncy_castle-5": "a size and a date in one reply unread",
+    "bouncy_castle-8": "a price question after the question is no new request",
     "knife_sharpening-4": "turn 1 not routed",
     # Lower-case describing words are no value since the review (it took remarks as values).
     **dict.fromkeys(
