@@ -43,6 +43,7 @@ from typing import Any
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._answer_values import answered_args
+from harness.models._arg_codes import code_span, takes_code
 from harness.models._arg_counts import (
     DOZEN,
     WHOLE_PARTY,
@@ -52,6 +53,7 @@ from harness.models._arg_counts import (
     person,
     young,
 )
+from harness.models._arg_people import counts_people, described, for_people
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -626,11 +628,13 @@ def fill(
             # A party's size from other words for people, unless the request names children
             # beside them: "2 adults and 3 children" gives a single ``people`` neither number
             # (it is asked for), in the clause or the rest of the request.
+            sizes = [n for n in whole_counts if counts_people(n, about)]
+            apart = {_noun(n) for n in whole_counts if n != name}
+            kinds_named = young(words) or bool(whole and young([w for w, _, _ in _spans(whole)]))
             people = (
-                person(noun, general=True)
-                and sum(person(_noun(n)) for n in whole_counts) == 1
-                and not young(words)
-                and not (whole and young([w for w, _, _ in _spans(whole)]))
+                (person(noun, general=True) or described(name, about))
+                and len(sizes) == 1
+                and not kinds_named
             )
             found = decimal_before(text, spans, {noun}) if kind == "number" else None
             if found is None:
@@ -645,8 +649,10 @@ def fill(
             if found is None and people:
                 # A count of people named by another word for the whole party ("11 guests"
                 # for ``people``, "12 passengers" for ``guests``; never "2 adults", whose
-                # children may be named in another clause) or as a party ("for four").
+                # children may be named in another clause), as a party ("for four") or by who
+                # they are ("for six friends": ``_arg_people``).
                 found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
+                found = found or for_people(words, apart, blocked)
             if found is None and len(untimed) == 1:
                 found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
@@ -689,9 +695,13 @@ def fill(
             kinds, names = frozenset({"time"}), frozenset()
         else:
             kinds = names = frozenset()
-            index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
+            code = takes_code(name)
+            skip = blocked | _covered(taken) if code else blocked
+            index = _identifier(words, noun, skip, by_name=bool(parts & ID_NAMES) or code)
             if index is not None:
                 span = (index, _decimal_end(text, spans, index))
+                # A code in two parts is one value ("LS6 2QT", "AB 12345").
+                span = code_span(text, spans, span, skip) if code else span
             elif not strict and not parts & ID_NAMES:
                 span = _modifier(words, noun)
                 if span is None and name in required and noun not in DESCRIBING:
