@@ -1,17 +1,21 @@
-"""A count of people given by the people themselves ("for six friends", "with four
+"""A count of people given by the people themselves ("for six friends", "for four
 colleagues"), for an argument that counts people.
 
 ``_arg_counts`` reads a party's size from the nouns that name a party ("4 people", "7 guests",
 "a party of 5"). People are often counted by who they are instead ("six friends", "four
 colleagues", "two flatmates"), nouns no hand list holds for long. Which nouns name people is
-read from WordNet 3.0 (the nouns whose first sense is a person, shipped in
-``_models/people.json``); the count is read by where it stands, and only for an argument that
+read from WordNet 3.0 (the nouns whose first sense is a person and whose person senses outweigh
+their others by WordNet's tag counts, shipped in ``_models/people.json``, licence beside it in
+``_models/WORDNET-LICENSE.txt``): "friends", "cousins", not "monitors", "sleepers" or "parties";
+the count is read by where it stands, and only for an argument that
 counts people:
 
 - the argument counts people when its noun is a noun of a party (``_arg_counts.person``) or the
-  tool's docstring says it is how many people ("owners is how many people come");
-- the count is the number after "for" or "with" that ends the phrase with a plural noun of
-  people ("for six friends on Saturday", "with four colleagues"; not "for 3 suitcases"), no
+  tool's docstring has a sentence that describes the argument as how many people ("owners is
+  how many people come"; not "a room sleeps any number of people");
+- the count is the number after "for" that ends the phrase with a plural noun of people ("for
+  six friends on Saturday"; not "for 3 suitcases", "for two kids' parties", and nothing after
+  "with", which counts staff and things as often: "with two instructors"), no
   noun another argument of the tool counts and no kind of person ("for 2 adults": the children
   may be named apart).
 
@@ -37,12 +41,12 @@ from harness.text.words import stem
 
 __all__ = ["counts_people", "described", "for_people", "names_people"]
 
-_HOW_MANY = re.compile(r"\b(?:how many|number of|count of)\s+([a-z]+)", re.IGNORECASE)
-_BEFORE = frozenset({"for", "with"})
+_BEFORE = frozenset({"for"})  # not "with": "with two instructors" counts staff
 # What may end the phrase of a count of people: nothing, a preposition, a day word.
 _ENDS = frozenset({"on", "at", "in", "from", "to", "this", "next", "tomorrow", "today"})
 _ENDS |= frozenset({"tonight", "please", "and", "every"})
 _ARTICLES = frozenset({"a", "an", "one"})
+_GROUPS = frozenset(stem(w) for w in ("party", "group", "team"))
 _MEASURES = frozenset(
     {*UNITS, *(n for names in UNIT_NAMES.values() for n in names.split())}
     | {"pound", "dollar", "euro", "percent", "pence", "quid", "buck"}
@@ -59,15 +63,14 @@ def counts_people(name: str, about: str) -> bool:
 def described(name: str, about: str) -> bool:
     """Whether the tool's docstring ``about`` says, in the sentence that names the argument
     ``name``, that it is how many of a party's noun ("band_members is how many people play")."""
-    spoken = name.replace("_", " ").lower()
-    for sentence in re.split(r"(?<=[.;])\s+", about):
-        low = sentence.lower()
-        if spoken not in low and name.lower() not in low:
-            continue
-        for found in _HOW_MANY.finditer(low):
-            if person(found.group(1)):
-                return True
-    return False
+    spoken = "(?:" + re.escape(name.lower()) + "|" + re.escape(name.replace("_", " ").lower()) + ")"
+    # The sentence describes the argument itself: its name, then "is", "gives" or a colon, then
+    # the count ("guests is the number of people"), not a sentence that only mentions people.
+    pattern = re.compile(
+        rf"(?:^|[\s(,;])`*{spoken}`*\s*(?:[:=-]|\bis\b|\bare\b|\bgives\b|\bsays\b)\s*"
+        r"(?:the\s+|a\s+)?(?:how many|number of|count of)\s+([a-z]+)"
+    )
+    return any(person(found.group(1)) for found in pattern.finditer(about.lower()))
 
 
 _TABLE = Path(__file__).resolve().parent / "_models" / "people.json"
@@ -75,16 +78,19 @@ _TABLE = Path(__file__).resolve().parent / "_models" / "people.json"
 
 @functools.cache
 def _people_nouns() -> frozenset[str]:
-    """The nouns whose first sense is a person, from WordNet 3.0 (``_models/people.json``,
-    built by ``tools/build_people_nouns.py``)."""
+    """The nouns that name people, from WordNet 3.0 (``_models/people.json``, built by
+    ``tools/build_people_nouns.py``)."""
     return frozenset(json.loads(_TABLE.read_text(encoding="utf-8"))["words"])
 
 
 def names_people(word: str) -> bool:
     """Whether the plural noun ``word`` names people ("friends", "colleagues", "cousins",
-    "family members"; not "suitcases", "puppies", "courses"): its singular's first sense is a
-    person in WordNet, or it is a noun of a party (``_arg_counts.person``)."""
+    "family members"; not "suitcases", "puppies", "courses"): its singular names people in
+    WordNet (``_people_nouns``), or it is a noun of a party (``_arg_counts.person``) but no group ("parties",
+    "groups", "teams")."""
     low = word.lower()
+    if _stem_of(low) in _GROUPS or stem(low) in _GROUPS:
+        return False  # "for two parties" counts groups, not people
     if person(low):
         return True
     singulars = [PLURALS.get(low, "")]
@@ -110,8 +116,8 @@ def _stem_of(word: str) -> str:
 def for_people(
     words: Sequence[str], others: Collection[str], blocked: Collection[int] = ()
 ) -> int | None:
-    """The count of people after "for" or "with" that a plural noun ends ("for six friends",
-    "with four colleagues tomorrow", "for three family members"): the noun is no kind of person
+    """The count of people after "for" that a plural noun ends ("for six friends", "for four
+    colleagues tomorrow", "for three family members"; no possessive between): the noun is no kind of person
     ("for 2 adults": the children may be named apart), no length of time,
     no unit and none of ``others`` (stems of what the tool's other arguments count); the
     number's index is none of ``blocked`` (dates, times, money). None for none, or for two such
@@ -128,8 +134,9 @@ def for_people(
         for last in (index + 1, index + 2):  # "six friends", "three family members"
             if last >= len(words) or not _plural(words[last]):
                 continue
-            if any(count_of(w) is not None for w in words[index + 1 : last]):
-                break
+            between = words[index + 1 : last]
+            if any(count_of(w) is not None or w.endswith(("'", "'s")) for w in between):
+                break  # "two kids' parties": the noun is the kids', not people
             noun = _stem_of(words[last])
             after = words[last + 1].lower() if last + 1 < len(words) else ""
             if (
