@@ -14,6 +14,7 @@ from harness.text.words import stem
 
 __all__ = [
     "AMOUNTS",
+    "CODE_NAMES",
     "CONTACTS",
     "DATE_NAMES",
     "DESCRIBING",
@@ -47,6 +48,9 @@ ID_SPOKEN = {
 number")."""
 ID_NAMES = frozenset(ID_SPOKEN)
 """Words that make an argument an identifier."""
+CODE_NAMES = frozenset({"code", "postcode", "zip", "zipcode", "postal", "ref", "reference"})
+"""Words that make an argument a code, which may be written in two parts ("LS6 2QT", "AB
+12345"): an identifier, or a place's postal code."""
 DATE_NAMES = frozenset({"date", "day", "night", "when", "on", "month"})
 """Nouns of an argument that takes a date, a day or a month."""
 TIME_NAMES = frozenset({"time", "hour", "slot"})

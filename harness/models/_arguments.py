@@ -43,6 +43,8 @@ from typing import Any
 from harness.models._actions import acts, asks_for_change, base_forms, is_question, request_form
 from harness.models._answer import ANSWER_MARK, mask_answer, split_answer
 from harness.models._answer_values import answered_args
+from harness.models._arg_codes import code_arguments, find_code, takes_code
+from harness.models._arg_codes import is_id as _is_id
 from harness.models._arg_counts import (
     DOZEN,
     WHOLE_PARTY,
@@ -52,6 +54,7 @@ from harness.models._arg_counts import (
     person,
     young,
 )
+from harness.models._arg_people import counts_people, described, for_people
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -250,10 +253,6 @@ def _decimal_end(text: str, spans: Sequence[_Span], index: int) -> int:
     return end
 
 
-def _is_id(word: str) -> bool:
-    return any(c.isdigit() for c in word) and len(word.strip("#")) >= 3
-
-
 def _spans(text: str) -> list[_Span]:
     return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
 
@@ -266,28 +265,6 @@ def _range(spans: Sequence[_Span], fact: Fact) -> tuple[int, int] | None:
 
 def _free(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
     return all(span[1] <= start or span[0] >= end for start, end in taken)
-
-
-def _identifier(words: Sequence[str], noun: str, blocked: set[int], *, by_name: bool) -> int | None:
-    """The index of the identifier for an argument whose noun is ``noun``."""
-    for index, word in enumerate(words):
-        if index in blocked:
-            continue
-        if not _is_id(word) and not (
-            # A short number after a word of numbering or the argument's own noun: "berth
-            # no. 7", "ref 42", "berth C3"; not a count of something ("order 2 of the
-            # sandwiches") nor where something starts ("from version 3 to the latest").
-            index
-            and any(c.isdigit() for c in word)
-            and (words[index - 1].lower() in ID_NAMES or _stem_of(words[index - 1]) == noun)
-            and (index + 1 == len(words) or words[index + 1].lower() != "of")
-            and (index < 2 or words[index - 2].lower() != "from")
-        ):
-            continue
-        near = [_stem_of(w) for w in words[max(0, index - 3) : index]]
-        if noun in near or by_name:
-            return index
-    return None
 
 
 def _capital(word: str) -> bool:
@@ -600,6 +577,8 @@ def fill(
         and n.lower().rsplit("_", 1)[-1] not in UNITS
     ]
     untimed = [n for n in whole_counts if _noun(n) not in DURATIONS]
+    postal, ided = code_arguments(properties)
+    nouns = {n: _noun(n) for n in properties}
     for name, schema in properties.items():
         kind = schema.get("type", "string")
         noun = _noun(name)
@@ -626,11 +605,13 @@ def fill(
             # A party's size from other words for people, unless the request names children
             # beside them: "2 adults and 3 children" gives a single ``people`` neither number
             # (it is asked for), in the clause or the rest of the request.
+            sizes = [n for n in whole_counts if counts_people(n, about)]
+            apart = {_noun(n) for n in whole_counts if n != name}
+            kinds_named = young(words) or bool(whole and young([w for w, _, _ in _spans(whole)]))
             people = (
-                person(noun, general=True)
-                and sum(person(_noun(n)) for n in whole_counts) == 1
-                and not young(words)
-                and not (whole and young([w for w, _, _ in _spans(whole)]))
+                (person(noun, general=True) or described(name, about))
+                and len(sizes) == 1
+                and not kinds_named
             )
             found = decimal_before(text, spans, {noun}) if kind == "number" else None
             if found is None:
@@ -645,8 +626,10 @@ def fill(
             if found is None and people:
                 # A count of people named by another word for the whole party ("11 guests"
                 # for ``people``, "12 passengers" for ``guests``; never "2 adults", whose
-                # children may be named in another clause) or as a party ("for four").
+                # children may be named in another clause), as a party ("for four") or by who
+                # they are ("for six friends": ``_arg_people``).
                 found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
+                found = found or for_people(words, apart, blocked)
             if found is None and len(untimed) == 1:
                 found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
@@ -689,10 +672,22 @@ def fill(
             kinds, names = frozenset({"time"}), frozenset()
         else:
             kinds = names = frozenset()
-            index = _identifier(words, noun, blocked, by_name=bool(parts & ID_NAMES))
-            if index is not None:
-                span = (index, _decimal_end(text, spans, index))
-            elif not strict and not parts & ID_NAMES:
+            code = takes_code(name)
+            skip = blocked | _covered(taken) if code else blocked
+            coded = find_code(
+                text,
+                spans,
+                name,
+                nouns,
+                (postal, ided),
+                skip,
+                by_name=bool(parts & ID_NAMES) or code,
+                widen=lambda index: _decimal_end(text, spans, index),
+                counted={nouns[n] for n in whole_counts},
+            )
+            if coded is not None:
+                span = coded
+            elif not strict and not parts & ID_NAMES and name not in postal:
                 span = _modifier(words, noun)
                 if span is None and name in required and noun not in DESCRIBING:
                     span = next(
@@ -703,7 +698,13 @@ def fill(
                         ),
                         None,
                     )
-        if span is None and not kinds and not strict and not parts & ID_NAMES:
+        if (
+            span is None
+            and not kinds
+            and not strict
+            and not parts & ID_NAMES
+            and name not in postal
+        ):
             # One of the examples the tool's docstring gives for the argument ("an animal, e.g.
             # penguins or otters"), named in the request ("penguin feeding time").
             named = _named(words, examples(name, about), taken)

@@ -1,0 +1,86 @@
+"""Build ``harness/models/_models/people.json``: the English nouns that name only people.
+
+    python -m tools.build_people_nouns /usr/share/wordnet
+
+Reads WordNet 3.0's noun index, data and sense-count files (Debian's ``wordnet-base`` package
+installs them under ``/usr/share/wordnet``): a noun names people when its first sense is in the
+lexicographer file ``noun.person`` (number 18) and its person senses outweigh its other senses,
+each sense weighing its synset's tagged uses in ``cntlist.rev`` plus one ("friend", "colleague", "cousin":
+every sense a person). A noun whose other senses weigh as much ("monitor", "sleeper", "lounger",
+"party", "guide") does not.
+Single words only, in lower case. WordNet 3.0 Copyright 2006 by Princeton University; the derived
+list is distributed under the WordNet 3.0 licence, shipped word for word beside it
+(``_models/WORDNET-LICENSE.txt``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "harness" / "models" / "_models" / "people.json"
+PERSON = 18  # noun.person
+NOTICE = (
+    "Nouns that name only people, from WordNet 3.0 (index.noun, data.noun and cntlist.rev: the "
+    "first sense in the lexicographer file noun.person, and the person senses outweighing the "
+    "others, each weighing its synset's tagged uses plus one), built by tools/build_people_nouns.py. WordNet 3.0 "
+    "Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND DATABASE IS "
+    "PROVIDED 'AS IS' AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR "
+    "IMPLIED. Permission to use, copy, modify and distribute it for any purpose and without fee "
+    "is granted under the WordNet 3.0 licence; the name of Princeton University may not be used "
+    "in advertising or publicity pertaining to distribution of the software and/or database. "
+    "The licence, word for word, is in WORDNET-LICENSE.txt beside this file."
+)
+
+
+def build(folder: Path) -> list[str]:
+    lexfile: dict[str, int] = {}
+    for line in (folder / "data.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        offset, number = line.split(" ", 2)[:2]
+        lexfile[offset] = int(number)
+    # Tagged uses of each noun sense, by (lemma, sense number), from the semantic concordances.
+    tagged: dict[tuple[str, int], int] = {}
+    for line in (folder / "cntlist.rev").read_text(encoding="latin-1").splitlines():
+        key, number, count = line.split()
+        lemma, _, sense = key.partition("%")
+        if sense.startswith("1:"):
+            tagged[(lemma, int(number))] = int(count)
+    senses: dict[str, list[str]] = {}
+    for line in (folder / "index.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        if int(fields[2]):
+            senses[fields[0]] = fields[4 + int(fields[3]) + 2 :]
+    # A synset's uses are its lemmas' (a spelling shares them: "neighbour" with "neighbor").
+    uses: dict[str, int] = {}
+    for lemma, offsets in senses.items():
+        for number, offset in enumerate(offsets, 1):
+            uses[offset] = uses.get(offset, 0) + tagged.get((lemma, number), 0)
+    words: list[str] = []
+    for lemma, offsets in senses.items():
+        if not (offsets and lemma.isalpha() and lexfile.get(offsets[0]) == PERSON):
+            continue
+        # Each sense weighs its synset's tagged uses plus one (a sense nobody tagged still
+        # counts once), so a noun with few tagged uses and many other senses ("sleeper") is no
+        # person noun.
+        weight = [0, 0]
+        for offset in offsets:
+            weight[lexfile.get(offset) == PERSON] += uses.get(offset, 0) + 1
+        if weight[1] > weight[0]:
+            words.append(lemma)
+    return sorted(words)
+
+
+def main(argv: list[str]) -> None:
+    words = build(Path(argv[0] if argv else "/usr/share/wordnet"))
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"about": NOTICE, "words": words}, indent=0) + "\n")
+    print(f"{len(words)} nouns -> {OUT}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
