@@ -12,7 +12,11 @@ in each domain with at least :data:`TRACE` of them, and each domain's share of a
 whose only act is ``REQUEST``, seen :data:`LEAST` times there, whose share of all their uses in
 one domain is at least :data:`CONCENTRATED`, and that domain also the one they are most asked in:
 "bedroom", "cuisine", "account" are kept; "city", "much", "long", "back", "call", "seat" (asked
-by rides, buses and flights alike) are spread over several domains and are not. Deterministic::
+by rides, buses and flights alike) are spread over several domains and are not. Subjects are
+the words those system turns ask about, seen :data:`LEAST` times there, :data:`CONCENTRATED`
+of whose asking uses fall in one or two domains ("movie": media and movies; "passenger": ride
+sharing; "living": homes and movies, whatever "live music" makes of the word elsewhere), with
+the share of their asking uses per domain (at least :data:`TRACE`). Deterministic::
 
     PYTHONPATH=. python -m tools.detector.fit_asking_words --sgd PATH
 """
@@ -80,6 +84,13 @@ def asking_words(sgd: Path) -> dict[str, object]:
         top, share = max(shares[word].items(), key=lambda item: (item[1], item[0]))
         if share >= CONCENTRATED and counts.most_common(1)[0][0] == top:
             asking[word] = top
+    subjects: dict[str, dict[str, float]] = {}
+    for word, counts in sorted(asked.items()):
+        n = sum(counts.values())
+        top = [k for _, k in counts.most_common(2)]
+        if n < LEAST or sum(top) < CONCENTRATED * n:
+            continue
+        subjects[word] = {d: round(k / n, 3) for d, k in sorted(counts.items()) if k / n >= TRACE}
     return {
         "source": "SGD train, turns with one frame, slot values left out",
         "least_seen": LEAST,
@@ -88,6 +99,7 @@ def asking_words(sgd: Path) -> dict[str, object]:
         "asking": asking,
         "base": {d: round(k / total, 3) for d, k in sorted(every.items())},
         "shares": shares,
+        "subjects": subjects,
     }
 
 
