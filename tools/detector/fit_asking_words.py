@@ -12,9 +12,15 @@ in each domain with at least :data:`TRACE` of them, and each domain's share of a
 whose only act is ``REQUEST``, seen :data:`LEAST` times there, whose share of all their uses in
 one domain is at least :data:`CONCENTRATED`, and that domain also the one they are most asked in:
 "bedroom", "cuisine", "account" are kept; "city", "much", "long", "back", "call", "seat" (asked
-by rides, buses and flights alike) are spread over several domains and are not. Deterministic::
+by rides, buses and flights alike) are spread over several domains and are not. Subjects are
+the words those system turns ask about, seen :data:`LEAST` times there, :data:`CONCENTRATED`
+of whose asking uses fall in one or two domains, each with a share of its own (at least
+:data:`SHARE`: "movie": media and movies; "passenger": ride sharing), with that share per
+domain; a word CLINC150's train utterances spread over their domains is everyday language, not
+a subject, however few SGD domains ask about it ("long": rental cars in SGD, cooking, commuting
+and cards in CLINC150; "back", "happen", "leave", "amount", "hear"). Deterministic::
 
-    PYTHONPATH=. python -m tools.detector.fit_asking_words --sgd PATH
+    PYTHONPATH=. python -m tools.detector.fit_asking_words --sgd PATH [--clinc data_full.json]
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ OUT = Path(__file__).resolve().parents[2] / "harness" / "detect" / "_models" / "
 LEAST = 10
 # A word used this much in one domain is of that domain's task.
 CONCENTRATED = 0.8
+# A domain with less than this share of a subject's asking uses is not one it is asked about in.
+SHARE = 0.2
 # Less than this share of a word's uses in a domain is noise (a stray turn), left out.
 TRACE = 0.02
 
@@ -47,7 +55,30 @@ def _said(turn: dict[str, Any], frame: dict[str, Any]) -> frozenset[str]:
     return words_of(text) - values
 
 
-def asking_words(sgd: Path) -> dict[str, object]:
+def _spread_in_clinc(clinc: Path) -> frozenset[str]:
+    """The words CLINC150's **train** utterances (150 intents in 10 domains, none of them
+    SGD's) use at least :data:`LEAST` times, less than :data:`CONCENTRATED` of them in any one
+    or two domains: everyday words ("long", "back", "happen", "amount", "hear"), not subjects,
+    however few of SGD's domains ask about them."""
+    raw = json.loads(clinc.read_text(encoding="utf-8"))
+    domain_of = {
+        intent: domain
+        for domain, intents in json.loads((clinc.parent / "domains.json").read_text()).items()
+        for intent in intents
+    }
+    used: dict[str, Counter[str]] = defaultdict(Counter)
+    for text, intent in raw["train"]:
+        for word in words_of(text):
+            used[word][domain_of[intent]] += 1
+    return frozenset(
+        word
+        for word, counts in used.items()
+        if sum(counts.values()) >= LEAST
+        and sum(k for _, k in counts.most_common(2)) < CONCENTRATED * sum(counts.values())
+    )
+
+
+def asking_words(sgd: Path, clinc: Path | None = None) -> dict[str, object]:
     used: dict[str, Counter[str]] = defaultdict(Counter)
     asked: dict[str, Counter[str]] = defaultdict(Counter)
     with gzip.open(sgd / "sgd-train.jsonl.gz", "rt", encoding="utf-8") as f:
@@ -80,14 +111,27 @@ def asking_words(sgd: Path) -> dict[str, object]:
         top, share = max(shares[word].items(), key=lambda item: (item[1], item[0]))
         if share >= CONCENTRATED and counts.most_common(1)[0][0] == top:
             asking[word] = top
+    spread = _spread_in_clinc(clinc or sgd.parent / "clinc150" / "data_full.json")
+    subjects: dict[str, dict[str, float]] = {}
+    for word, counts in sorted(asked.items()):
+        n = sum(counts.values())
+        if n < LEAST or word in spread:
+            continue
+        # each domain with a real share of its own, one or two of them, together concentrated
+        real = {d: k / n for d, k in counts.most_common(2) if k / n >= SHARE}
+        if sum(real.values()) >= CONCENTRATED:
+            subjects[word] = {d: round(s, 3) for d, s in sorted(real.items())}
     return {
         "source": "SGD train, turns with one frame, slot values left out",
         "least_seen": LEAST,
         "concentrated": CONCENTRATED,
         "trace": TRACE,
+        "subject_share": SHARE,
+        "subjects_source": "kept out: words CLINC150 train spreads over its domains",
         "asking": asking,
         "base": {d: round(k / total, 3) for d, k in sorted(every.items())},
         "shares": shares,
+        "subjects": subjects,
     }
 
 
@@ -108,8 +152,11 @@ def _dumped(record: dict[str, object]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sgd", type=Path, required=True, help="the folder of sgd-train.jsonl.gz")
+    parser.add_argument(
+        "--clinc", type=Path, help="CLINC150's data_full.json (default: beside the SGD folder)"
+    )
     args = parser.parse_args(argv)
-    record = asking_words(args.sgd)
+    record = asking_words(args.sgd, args.clinc)
     OUT.write_text(_dumped(record), encoding="utf-8")
     print(f"{len(record['asking'])} asking words, {len(record['shares'])} words -> {OUT}")  # type: ignore[arg-type]
 
