@@ -56,7 +56,7 @@ from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._folds import folded, relayed
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._pair_bounds import PAIR_BOUNDS
-from harness.detect._recaps import _recap, moves_on, summary_asked
+from harness.detect._recaps import RECAP_TURNS, _recap, moves_on, summary_asked
 from harness.detect._screen import (
     WORDING_FREE,
     screen,
@@ -281,7 +281,9 @@ def _folds_of(
     claims (:func:`._folds.folded`), and no stated rule excuses."""
     out: list[Pair] = []
     for other in passed:
-        if other.message.turn >= entry.message.turn or only_closes(other) or only_closes(entry):
+        if not 0 < entry.message.turn - other.message.turn <= RECAP_TURNS:
+            continue  # compared only when the rule may take it
+        if only_closes(other) or only_closes(entry):
             continue
         strict = _different_requests(other, entry)
         if strict:
