@@ -29,6 +29,9 @@ from harness.detect.restate import Restatement
 
 __all__: list[str] = []
 
+_WEAK = ("weekday:", "month:")
+"""Fact kinds that name a day or a month, not an item (:func:`_names_item`)."""
+
 
 def relayed(pairs: Sequence[Pair]) -> list[Pair]:
     """The pairs in which the later message restates a message of its own turn."""
@@ -46,7 +49,7 @@ def folded(
     before its own; ``found``, by the claim rules: a claim of each side matched, not a near
     miss) in claims other than those it relays of its own turn's messages (``relays``,
     :func:`relayed`), no user message in between (``between``) asked for a summary or a
-    reminder, and no restated claim names another item or gives a new value
+    reminder or names the older message's item (:func:`_names_item`), and no restated claim names another item or gives a new value
     (:func:`._recaps.moves_on`, :func:`._recaps._another_name`)."""
     if not relays or not 0 < entry.message.turn - other.message.turn <= RECAP_TURNS:
         return False
@@ -55,8 +58,19 @@ def folded(
     relayed_claims = {m.later.span.text for p in relays for m in p.found.matches}
     if any(m.later.span.text in relayed_claims for m in found.matches):
         return False
-    if summary_asked(between):
+    between = list(between)
+    if summary_asked(between) or _names_item(other, between):
         return False
     if _another_name(found, other.message.text, entry.message.text):
         return False
     return not moves_on(found)
+
+
+def _names_item(other: Entry, between: Sequence[_User]) -> bool:
+    """A user message in between names what ``other`` is about: it shares one of its facts (an
+    id, a name, a date, an amount: "any update on B-2231?" after "Order B-2231 has been
+    dispatched"). What the later message says of it then answers the user, whether as news or
+    as the same again; the scorer and the other stated rules decide, not the fold. A weekday or
+    a month alone names no item ("what time do you close Thursday?")."""
+    facts = {f for f in other.text.facts if not f.startswith(_WEAK)}
+    return any(u.facts & facts for u in between)

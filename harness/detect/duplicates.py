@@ -56,7 +56,7 @@ from harness.detect._excuses import asked_again, confirms_choice, only_closes
 from harness.detect._folds import folded, relayed
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._pair_bounds import PAIR_BOUNDS
-from harness.detect._recaps import RECAP_TURNS, _recap, moves_on, summary_asked
+from harness.detect._recaps import RECAP_TURNS, _recap, moves_on
 from harness.detect._screen import (
     WORDING_FREE,
     screen,
@@ -316,8 +316,6 @@ def _excused(
     """Whether a stated rule asked after the scorer turns the pair down."""
     return bool(
         asked_again(features, other, entry, users, found, context[1])
-        # across turns, a summary or a reminder the user asked for in between
-        or (other.message.turn != entry.message.turn and summary_asked(context[1]))
         or confirms_choice(other, entry, found, users, index.entries)
         or (
             not recapped
@@ -335,8 +333,8 @@ def _excused(
         )
         or swapped_words(other.message.text, entry.message.text)
         or new_state(other.text, entry.text, replied=replied)
-        # A word-for-word repeat stays one whatever status words it adds: only the user's
-        # asking again excuses it (as the docs promise).
+        # New status words excuse no word-for-word repeat: it stays one whatever status words
+        # it adds, unless another rule here excuses it (the user asked again, ...).
         or (new_stage(other.text, entry.text) and not _verbatim(other, entry))
         or moves_on(found)
     )

@@ -419,7 +419,26 @@ def test_a_status_said_again_in_other_words_is_found(lines: Lines, pair: tuple[s
     assert frozenset(pair) in found_pairs(duplicates(*lines))
 
 
-@pytest.mark.parametrize("lines", list(LOOK_ALIKES.values()), ids=list(LOOK_ALIKES))
+_SUMMARY_UNREAD = (
+    "a summary asked for in words no rule reads as one ('sum that up for me'), not said itself "
+    "to sum up: the excuse that took it fired on ordinary wording ('go through', 'remind me to', "
+    "'overview') and was dropped (s71-cross mend); flagged at ee740b17 too"
+)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(
+            lines,
+            id=name,
+            marks=[pytest.mark.xfail(strict=True, reason=_SUMMARY_UNREAD)]
+            if name == "asked summary: kayak and weather"
+            else [],
+        )
+        for name, lines in LOOK_ALIKES.items()
+    ],
+)
 def test_a_look_alike_is_no_repeat(lines: Lines) -> None:
     assert duplicates(*lines) == []
 
@@ -427,3 +446,73 @@ def test_a_look_alike_is_no_repeat(lines: Lines) -> None:
 @pytest.mark.parametrize(("lines", "pair"), list(RELAYS_ONLY.values()), ids=list(RELAYS_ONLY))
 def test_a_fold_the_user_asked_for_is_only_its_relay(lines: Lines, pair: tuple[str, str]) -> None:
     assert found_pairs(duplicates(*lines)) == {frozenset(pair)}
+
+
+# Written for the mend (s71-cross, after review): a user message whose wording only looks like
+# asking for a summary, and a status update of an item the user asked about.
+
+UNASKED_REPEATS: dict[str, Lines] = {
+    "garden centre: 'run through my order later'": [
+        (U, "do you deliver compost?"),
+        ("garden-agent", "Compost deliveries are free on orders over £40."),
+        (U, "I'll run through my order later; do you stock seed trays?"),
+        ("stock-agent", "Yes, seed trays are 80p each."),
+        ("garden-agent", "Compost deliveries are free on orders over £40."),
+    ],
+    "library: 'set a reminder for book club'": [
+        (U, "what are the late fees?"),
+        ("library-agent", "Late fees are 25p per day for each book."),
+        (U, "set a reminder for book club on Friday evening"),
+        ("calendar-agent", "Reminder set for book club on Friday at 18:00."),
+        ("library-agent", "Late fees are 25p per day for each book."),
+    ],
+    "observatory: 'a recap video of the meteor talk'": [
+        (U, "when does the observatory open?"),
+        ("observatory-agent", "The observatory opens at 20:00 on clear nights."),
+        (U, "is there a recap video of last week's meteor talk?"),
+        ("media-agent", "Yes, the meteor talk is on our video channel."),
+        ("observatory-agent", "The observatory opens at 20:00 on clear nights."),
+    ],
+}
+"""A word-for-word repeat nobody asked for, after a user message whose wording ("run through",
+"reminder", "recap video") is no request to hear it again: the pair (m2, m5) must be found."""
+
+ASKED_STATUSES: dict[str, Lines] = {
+    "dry cleaning ticket asked about again": [
+        (U, "is my suit on ticket DC-118 cleaned yet?"),
+        ("cleaning-agent", "Ticket DC-118: your suit is in the cleaning queue."),
+        (U, "what are your Saturday hours? any progress on DC-118?"),
+        ("hours-agent", "We're open 09:00 to 13:00 on Saturdays."),
+        (
+            "cleaners-desk",
+            "We're open 09:00 to 13:00 on Saturdays. Ticket DC-118: your suit is pressed and "
+            "ready to collect.",
+        ),
+    ],
+    "planning application asked about again": [
+        (U, "where has my planning application PL-0311 got to?"),
+        (
+            "planning-agent",
+            "Planning application PL-0311 for the rear extension is out for consultation.",
+        ),
+        (U, "how much is a bulky waste pickup? and has PL-0311 been decided?"),
+        ("waste-agent", "A bulky waste pickup costs £35 for up to three items."),
+        (
+            "council-desk",
+            "A bulky waste pickup costs £35 for up to three items. Planning application PL-0311 "
+            "for the rear extension has been granted.",
+        ),
+    ],
+}
+"""Two status updates of an item the user asked about in between (its id named), the second
+beside this turn's answer: only the relay (m4, m5) is a repeat."""
+
+
+@pytest.mark.parametrize("lines", list(UNASKED_REPEATS.values()), ids=list(UNASKED_REPEATS))
+def test_an_unasked_word_for_word_repeat_stays_found(lines: Lines) -> None:
+    assert frozenset({"m2", "m5"}) in found_pairs(duplicates(*lines))
+
+
+@pytest.mark.parametrize("lines", list(ASKED_STATUSES.values()), ids=list(ASKED_STATUSES))
+def test_an_update_of_an_item_the_user_asked_about_is_no_fold(lines: Lines) -> None:
+    assert found_pairs(duplicates(*lines)) == {frozenset({"m4", "m5"})}

@@ -18,8 +18,8 @@ fold that no finding holds is put at the stage of the detector that loses it:
 - ``excused: RULE``: taken (scored at or above the threshold, or a copy the detector takes
   whatever the scorer says: ``_verbatim``, ``_resent``, ``_contained``), then turned down by a
   stated rule asked after the scorer (the first that fires, in the detector's order:
-  ``asked_again``, ``summary_asked``, ``confirms_choice``, ``offers_another``,
-  ``confirms_new_request``, ``swapped_words``, ``new_state``, ``new_stage``);
+  ``asked_again``, ``confirms_choice``, ``offers_another``, ``confirms_new_request``,
+  ``swapped_words``, ``new_state``, ``new_stage``);
 - ``scored``: scored under the threshold and no copy, so the scorer loses it whatever the stated
   rules say (a rule that fires on it as well is named in ``rule``: it would lose the pair too);
   printed with the features that pull it down most (each feature set alone to its median over
@@ -55,7 +55,6 @@ __all__ = ["Miss", "main", "misses", "stages"]
 
 RULES = (
     "asked_again",
-    "summary_asked",
     "confirms_choice",
     "offers_another",
     "confirms_new_request",
