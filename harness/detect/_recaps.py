@@ -16,7 +16,7 @@ pair they rule out is still compared, and dropped unless the rule takes it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from harness.detect._candidates import Entry
@@ -96,6 +96,14 @@ def says_again(text: str, words: frozenset[str] | None = None) -> bool:
     return acknowledgement(text) is not None
 
 
+def summary_asked(between: Iterable[_User]) -> bool:
+    """Whether a user message in between (``between``) asked for a summary or a reminder ("can
+    you sum that up?", "give me a recap of both"): what a later message then says again of an
+    earlier turn answers it, whatever the scorer reads and whether or not the message says
+    itself it sums up."""
+    return any(_ASKS_SUMMARY.search(u.text) for u in between)
+
+
 def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_User]) -> bool:
     """``entry`` restates ``other`` (``found``) by the claim rules (a near miss, of score 0, is
     no restatement) and says itself it says something again (the caller asks
@@ -104,7 +112,7 @@ def _recap(other: Entry, entry: Entry, found: Restatement, between: Sequence[_Us
     (:func:`_moves_on`), and ``entry`` asks the user nothing to confirm."""
     if found.score <= 0.0 or not found.matches:
         return False
-    if any(_ASKS_SUMMARY.search(u.text) for u in between):
+    if summary_asked(between):
         return False
     if _another_name(found, other.message.text, entry.message.text):
         return False

@@ -53,9 +53,10 @@ from harness.detect._candidates import (
 )
 from harness.detect._clusters import evidence_facts, findings_of, quote
 from harness.detect._excuses import asked_again, confirms_choice, only_closes
+from harness.detect._folds import folded, relayed
 from harness.detect._meanwhile import Meanwhile, beside
 from harness.detect._pair_bounds import PAIR_BOUNDS
-from harness.detect._recaps import _recap, moves_on
+from harness.detect._recaps import RECAP_TURNS, _recap, moves_on
 from harness.detect._screen import (
     WORDING_FREE,
     screen,
@@ -139,6 +140,9 @@ def compare_entry(
     turn follows it."""
     memo = memo or _Memo()
     pairs: list[Pair] = []
+    # The candidates ruled out by the bound or turned down after the comparison: a message that
+    # relays its own turn's answer is asked whether it folds any of them in (:mod:`._folds`).
+    passed: list[Entry] = []
     if not entry.text.claims:
         return pairs
     turn = entry.message.turn
@@ -186,6 +190,7 @@ def compare_entry(
             ruled_out = True
         if ruled_out and not around.recaps(other):
             decided[copy_key] = False
+            passed.append(other)
             continue
         # Every step below that can find a restatement must be one :func:`_restates_nothing`
         # knows (it decides the pairs none of them can find before the screen): a new step that
@@ -217,9 +222,11 @@ def compare_entry(
         recapped = around.recaps(other) and _recap(other, entry, found, context[1])
         if ruled_out and not recapped:
             decided[copy_key] = False
+            passed.append(other)
             continue
         if unworded is not None and not recapped and not model.may_reach(unworded, WORDING_FREE):
             decided[copy_key] = False
+            passed.append(other)
             continue
         if unworded is None:
             features = _features(other, entry, found, users, context)
@@ -236,28 +243,9 @@ def compare_entry(
                 or _contained(other, entry, around.before, around.asked, around.said)
                 or recapped
             )
-            and not asked_again(features, other, entry, users, found, context[1])
-            and not confirms_choice(other, entry, found, users, index.entries)
-            and not (
-                not recapped
-                and offers_another(
-                    other.text,
-                    entry.text,
-                    users.spanning(other.message.turn, entry.message.turn),
-                    restated_part(found, entry.message.text),
-                    asked_first=users.of_turn(other.message.turn),
-                )
+            and not _excused(
+                other, entry, found, features, users, index, context, recapped, around.replied
             )
-            and not (
-                confirms_new_request(other.text, entry.text, found)
-                and _new_request_between(other, entry, users)
-            )
-            and not swapped_words(other.message.text, entry.message.text)
-            and not new_state(other.text, entry.text, replied=around.replied)
-            # A word-for-word repeat stays one whatever status words it adds: only the user's
-            # asking again excuses it (as the docs promise).
-            and not (new_stage(other.text, entry.text) and not _verbatim(other, entry))
-            and not moves_on(found)
         )
         if record is not None:
             record.append((Pair(other, entry, scope, found), features))
@@ -266,10 +254,90 @@ def compare_entry(
             if found.score == 0.0 and not found.later_cover:
                 found = replace(found, score=round(model.probability(features), 3))
             pairs.append(Pair(other, entry, scope, found))
-        elif close is not None:
-            close.append(Pair(other, entry, scope, found))
+        else:
+            if close is not None:
+                close.append(Pair(other, entry, scope, found))
+            passed.append(other)
+    # (not while recording: a fit reads the scorer's rows, not the stated rules' decisions)
+    if passed and record is None and (relays := relayed(pairs)):
+        pairs += _folds_of(entry, passed, relays, index, users, limits, memo, around)
+        pairs.sort(key=lambda p: p.earlier.index, reverse=True)
     pairs.reverse()
     return pairs
+
+
+def _folds_of(
+    entry: Entry,
+    passed: Sequence[Entry],
+    relays: Sequence[Pair],
+    index: _Index,
+    users: _Users,
+    limits: Thresholds,
+    memo: _Memo,
+    around: _Around,
+) -> list[Pair]:
+    """The earlier turns' messages ``passed`` over (ruled out before or by the scorer) that
+    ``entry``, taken as relaying messages of its own turn (``relays``), restates in its other
+    claims (:func:`._folds.folded`), and no stated rule excuses."""
+    out: list[Pair] = []
+    for other in passed:
+        if not 0 < entry.message.turn - other.message.turn <= RECAP_TURNS:
+            continue  # compared only when the rule may take it
+        if only_closes(other) or only_closes(entry):
+            continue
+        strict = _different_requests(other, entry)
+        if strict:
+            continue
+        found = memo.restates(other.text, entry.text, limits, strict)
+        if found is None:
+            continue
+        context = around.context(other, "cross_turn", strict)
+        if not folded(other, entry, found, relays, context[1]):
+            continue
+        features = _features(other, entry, found, users, context)
+        if not _excused(
+            other, entry, found, features, users, index, context, False, around.replied
+        ):
+            out.append(Pair(other, entry, "cross_turn", found))
+    return out
+
+
+def _excused(
+    other: Entry,
+    entry: Entry,
+    found: Restatement,
+    features: list[float],
+    users: _Users,
+    index: _Index,
+    context: tuple[PairContext, list[_User]],
+    recapped: bool,
+    replied: bool,
+) -> bool:
+    """Whether a stated rule asked after the scorer turns the pair down."""
+    return bool(
+        asked_again(features, other, entry, users, found, context[1])
+        or confirms_choice(other, entry, found, users, index.entries)
+        or (
+            not recapped
+            and offers_another(
+                other.text,
+                entry.text,
+                users.spanning(other.message.turn, entry.message.turn),
+                restated_part(found, entry.message.text),
+                asked_first=users.of_turn(other.message.turn),
+            )
+        )
+        or (
+            confirms_new_request(other.text, entry.text, found)
+            and _new_request_between(other, entry, users)
+        )
+        or swapped_words(other.message.text, entry.message.text)
+        or new_state(other.text, entry.text, replied=replied)
+        # New status words excuse no word-for-word repeat: it stays one whatever status words
+        # it adds, unless another rule here excuses it (the user asked again, ...).
+        or (new_stage(other.text, entry.text) and not _verbatim(other, entry))
+        or moves_on(found)
+    )
 
 
 def _restates_nothing(

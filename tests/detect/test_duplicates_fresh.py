@@ -40,7 +40,8 @@ def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 86, r
     # A relay of the answer to a single request is no new request (s58-recall): 64 -> 68.
-    assert r["tp"] >= 68, r["tp"]
+    # A relay folded with an older turn's answer restates that one too (s71-cross): 68 -> 72.
+    assert r["tp"] >= 72, r["tp"]
     # The narrowed news and accepted-option rules (s57-update): 4 -> 2, hard negatives 3 -> 1.
     assert r["fp"] <= 2, r["fp"]
     assert r["hardneg_fp"] <= 1, r["hardneg_fp"]

@@ -41,7 +41,7 @@ def _measure(tmp_path: Path, *options: str) -> dict[str, int]:
 def test_lexical_detector_holds_its_development_figures(tmp_path: Path) -> None:
     r = _measure(tmp_path)
     assert r["gold"] == 39, r
-    assert r["tp"] >= 21, r["tp"]
+    assert r["tp"] >= 22, r["tp"]  # 21 -> 22: a relay folded with an older answer (s71-cross)
     assert r["fp"] <= 1, r["fp"]
     assert r["hardneg_fp"] == 0, r["hardneg_fp"]
 
