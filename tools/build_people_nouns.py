@@ -1,13 +1,14 @@
-"""Build ``harness/models/_models/people.json``: the English nouns that name only people.
+"""Build ``harness/models/_models/people.json``: the English nouns whose person senses
+outweigh their others.
 
     python -m tools.build_people_nouns /usr/share/wordnet
 
 Reads WordNet 3.0's noun index, data and sense-count files (Debian's ``wordnet-base`` package
 installs them under ``/usr/share/wordnet``): a noun names people when its first sense is in the
 lexicographer file ``noun.person`` (number 18) and its person senses outweigh its other senses,
-each sense weighing its synset's tagged uses in ``cntlist.rev`` plus one ("friend", "colleague", "cousin":
-every sense a person). A noun whose other senses weigh as much ("monitor", "sleeper", "lounger",
-"party", "guide") does not.
+each sense weighing its synset's tagged uses in ``cntlist.rev`` plus one ("friend", "colleague",
+"cousin": every sense a person). A noun whose other senses weigh as much ("monitor", "sleeper",
+"lounger", "party", "guide") does not.
 Single words only, in lower case. WordNet 3.0 Copyright 2006 by Princeton University; the derived
 list is distributed under the WordNet 3.0 licence, shipped word for word beside it
 (``_models/WORDNET-LICENSE.txt``).
@@ -22,9 +23,10 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "harness" / "models" / "_models" / "people.json"
 PERSON = 18  # noun.person
 NOTICE = (
-    "Nouns that name only people, from WordNet 3.0 (index.noun, data.noun and cntlist.rev: the "
-    "first sense in the lexicographer file noun.person, and the person senses outweighing the "
-    "others, each weighing its synset's tagged uses plus one), built by tools/build_people_nouns.py. WordNet 3.0 "
+    "Nouns whose first sense is a person and whose person senses outweigh the others, from "
+    "WordNet 3.0 (index.noun, data.noun and cntlist.rev: the first sense in the lexicographer "
+    "file noun.person, and the person senses outweighing the others, each weighing its synset's "
+    "tagged uses plus one), built by tools/build_people_nouns.py. WordNet 3.0 "
     "Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND DATABASE IS "
     "PROVIDED 'AS IS' AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR "
     "IMPLIED. Permission to use, copy, modify and distribute it for any purpose and without fee "

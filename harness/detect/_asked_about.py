@@ -180,7 +180,8 @@ def asked_elsewhere(
     """Whether ``question`` is positively about another task than ``request`` (``others``: the
     other requests of the message): "How many bedrooms do you need?" for "what's my checking
     balance", or for "find me a locksmith" beside "find me an apartment"."""
-    asked = asked_domains(question) | subject_domains(question)
+    subjects = subject_domains(question)
+    asked = asked_domains(question) | subjects
     words = task_words(request)
     if not asked or not words or any(_used_in(w) & asked for w in words):
         return False
@@ -192,9 +193,10 @@ def asked_elsewhere(
     # chance; the domains real systems ask about its subject words in, each with a real share
     # of its own (a stray 2 % of "hear" asked in buses is not one), and those whose turns use
     # the subject at all ("traveling" is said in hotel searches).
-    traces = {d for w in words_of(question) if w in asking for d in _used_in(w)}
+    said = words_of(question)
+    traces = {d for w in said if w in asking for d in _used_in(w)}
     shares = _model()[1]
-    for w in words_of(question):
+    for w in said:
         if _asked_about(w):
             traces |= _asked_about(w) | set(shares.get(w, {}))
     if own and not own & traces:
@@ -206,7 +208,7 @@ def asked_elsewhere(
     # reading ("book a train": "train" may name the task).
     if (
         not own
-        and subject_domains(question)
+        and subjects
         and all(w in shares for w in words)
         and not any(_used_in(w) & traces for w in words)
     ):

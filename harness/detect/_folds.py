@@ -49,8 +49,9 @@ def folded(
     before its own; ``found``, by the claim rules: a claim of each side matched, not a near
     miss) in claims other than those it relays of its own turn's messages (``relays``,
     :func:`relayed`), no user message in between (``between``) asked for a summary or a
-    reminder or names the older message's item (:func:`_names_item`), and no restated claim names another item or gives a new value
-    (:func:`._recaps.moves_on`, :func:`._recaps._another_name`)."""
+    reminder or names the older message's item (:func:`_names_item`), and no restated claim
+    names another item or gives a new value (:func:`._recaps.moves_on`,
+    :func:`._recaps._another_name`)."""
     if not relays or not 0 < entry.message.turn - other.message.turn <= RECAP_TURNS:
         return False
     if found.score <= 0.0 or not found.matches:

@@ -98,9 +98,9 @@ def says_again(text: str, words: frozenset[str] | None = None) -> bool:
 
 def summary_asked(between: Iterable[_User]) -> bool:
     """Whether a user message in between (``between``) asked for a summary or a reminder ("can
-    you sum that up?", "give me a recap of both"): what a later message then says again of an
-    earlier turn answers it, whatever the scorer reads and whether or not the message says
-    itself it sums up."""
+    you sum that up?", "give me a recap of both"): then neither a message that says itself it
+    sums up (a recap) nor one that folds an earlier turn's answer with this turn's (a fold) is
+    reported by those rules; the scorer decides the pair."""
     return any(_ASKS_SUMMARY.search(u.text) for u in between)
 
 

@@ -731,7 +731,7 @@ def uses_verb(text: str, name: str, *, description: str = "") -> bool:
     verb = _tool_verb(name, description)
     if not verb:
         return False
-    same = _same_action(verb) | {verb}
+    same = _same_action(verb)  # every group holds its own verb
     return any(
         _as_verb(words, index, same) for words in _clauses(text) for index in range(len(words))
     )

@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from harness.models._argnames import CODE_NAMES, ID_NAMES, PLURALS
+from harness.models._argnames import CODE_NAMES, ID_NAMES
+from harness.models._argnames import stem_of as _stem_of
 from harness.text.words import REQUEST_STOPWORDS, STOPWORDS, stem
 
 __all__ = [
@@ -211,11 +212,6 @@ def is_id(word: str) -> bool:
     return any(c.isdigit() for c in word) and len(word.strip("#")) >= 3
 
 
-def _stem_of(word: str) -> str:
-    word = word.lower().strip("#")
-    return stem(PLURALS.get(word, word))
-
-
 def identifiers(
     words: Sequence[str], noun: str, blocked: Collection[int], *, by_name: bool
 ) -> list[int]:
@@ -268,8 +264,9 @@ def find_code(
 ) -> tuple[int, int] | None:
     """The span of the identifier or code for the argument ``name`` (``nouns``: every argument's
     noun; ``coded``: ``code_arguments``); ``widen`` gives the end of a value that starts at an
-    index ("12.5"); ``counted``: the nouns of the tool's counts. A postal code by its shape (``postal_span``) or after a postal noun; one of
-    several identifiers by its own noun (``labelled_id``); else the first identifier."""
+    index ("12.5"); ``counted``: the nouns of the tool's counts. A postal code by its shape
+    (``postal_span``) or after a postal noun; one of several identifiers by its own noun
+    (``labelled_id``); else the first identifier."""
     postal, ided = coded
     words = [w for w, _, _ in spans]
     noun = nouns[name]

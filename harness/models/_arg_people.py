@@ -7,8 +7,7 @@ colleagues", "two flatmates"), nouns no hand list holds for long. Which nouns na
 read from WordNet 3.0 (the nouns whose first sense is a person and whose person senses outweigh
 their others by WordNet's tag counts, shipped in ``_models/people.json``, licence beside it in
 ``_models/WORDNET-LICENSE.txt``): "friends", "cousins", not "monitors", "sleepers" or "parties";
-the count is read by where it stands, and only for an argument that
-counts people:
+the count is read by where it stands, and only for an argument that counts people:
 
 - the argument counts people when its noun is a noun of a party (``_arg_counts.person``) or the
   tool's docstring has a sentence that describes the argument as how many people ("owners is
@@ -86,8 +85,8 @@ def _people_nouns() -> frozenset[str]:
 def names_people(word: str) -> bool:
     """Whether the plural noun ``word`` names people ("friends", "colleagues", "cousins",
     "family members"; not "suitcases", "puppies", "courses"): its singular names people in
-    WordNet (``_people_nouns``), or it is a noun of a party (``_arg_counts.person``) but no group ("parties",
-    "groups", "teams")."""
+    WordNet (``_people_nouns``), or it is a noun of a party (``_arg_counts.person``) but no group
+    ("parties", "groups", "teams")."""
     low = word.lower()
     if _stem_of(low) in _GROUPS or stem(low) in _GROUPS:
         return False  # "for two parties" counts groups, not people
@@ -117,9 +116,9 @@ def for_people(
     words: Sequence[str], others: Collection[str], blocked: Collection[int] = ()
 ) -> int | None:
     """The count of people after "for" that a plural noun ends ("for six friends", "for four
-    colleagues tomorrow", "for three family members"; no possessive between): the noun is no kind of person
-    ("for 2 adults": the children may be named apart), no length of time,
-    no unit and none of ``others`` (stems of what the tool's other arguments count); the
+    colleagues tomorrow", "for three family members"; no possessive between): the noun is no
+    kind of person ("for 2 adults": the children may be named apart), no length of time, no
+    unit and none of ``others`` (stems of what the tool's other arguments count); the
     number's index is none of ``blocked`` (dates, times, money). None for none, or for two such
     counts that differ."""
     found: set[int] = set()

@@ -133,3 +133,10 @@ def label(name: str) -> tuple[str, str]:
 def takes_money(name: str) -> bool:
     """Whether the argument ``name`` takes an amount of money (its noun is one of ``AMOUNTS``)."""
     return noun(name) in AMOUNTS or name.lower().split("_")[-1] in AMOUNTS
+
+
+def stem_of(word: str) -> str:
+    """A word's stem through its plural ("children" -> "child"), without case or a leading
+    "#" ("#12" is read as "12")."""
+    word = word.lower().strip("#")
+    return stem(PLURALS.get(word, word))

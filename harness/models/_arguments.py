@@ -62,13 +62,13 @@ from harness.models._argnames import (
     GENERIC_COUNTS,
     ID_NAMES,
     PLACES,
-    PLURALS,
     TIME_NAMES,
     UNIT_NAMES,
     UNITS,
     takes_money,
 )
 from harness.models._argnames import noun as _noun
+from harness.models._argnames import stem_of as _stem_of
 from harness.models._asking import choices, examples
 from harness.text._shapes import AUXILIARIES, WH_SET, word_class
 from harness.text.facts import DATE_WORDS, Fact, extract_facts
@@ -120,11 +120,6 @@ _LEAD = frozenset(
 )
 
 _Span = tuple[str, int, int]
-
-
-def _stem_of(word: str) -> str:
-    word = word.lower().strip("#")
-    return stem(PLURALS.get(word, word))
 
 
 def _count(words: Sequence[str], noun: str | Collection[str]) -> int | None:

@@ -213,15 +213,14 @@ def points_back(piece: str) -> bool:
     return False
 
 
-# A detail written as a form's field, "label: value" ("copies: 25", "date: Friday", "no. of
-# guests: 4"): a label of one or two words ("No. of dogs": "of" between them), a short value.
 # The dot of "no." (number) ends no sentence when "of" or a digit follows: "No. of dogs: 3",
 # "bay no. 12", "room no.7". One pattern for both splitters that read it: the planner's
 # (:func:`harness.planning.split`) and the offline model's clauses (``harness.models._text``).
 NUMBER_ABBREV = "no"
 NUMBERED_NEXT = r"(?:of\b|\d)"
 
-
+# A detail written as a form's field, "label: value" ("copies: 25", "date: Friday", "no. of
+# guests: 4"): a label of one or two words ("No. of dogs": "of" between them), a short value.
 _FIELD = re.compile(
     r"([A-Za-z][\w'.-]*+(?:\s++of)?+(?:\s++[A-Za-z][\w'.-]*+)?+):\s++(\S[^?:]*+)", re.IGNORECASE
 )
