@@ -167,7 +167,8 @@ def _described(named: list[str], description: str) -> bool:
     """Whether ``description`` says the tool does what its name's first word says: it opens
     with that word as a third-person verb or an imperative, before its object's determiner,
     pronoun or number ("Prints a poster", "Reprint an earlier order", "Pump out a tank"; not
-    "Classes each day" for ``class_timetable``); its particle, if the name has one, may follow
+    "Classes each day" for ``class_timetable``) or before an object without one that the name
+    names (``_bare_object``: "Hire kayaks for a day"); its particle, if the name has one, may follow
     the verb."""
     words = _words(description)
     opening = words[:3]
@@ -181,7 +182,32 @@ def _described(named: list[str], description: str) -> bool:
     rest = opening[1:]
     if rest and len(named) > 1 and named[1] in _NAME_PARTICLES and rest[0] == named[1]:
         rest = rest[1:]
-    return bool(rest) and (rest[0] in _OBJECT_OPENERS or rest[0][:1].isdigit())
+    if rest and (rest[0] in _OBJECT_OPENERS or rest[0][:1].isdigit()):
+        return True
+    return _bare_object(named, words[1:])
+
+
+# Prepositions that may follow a verb's object without a determiner ("Hire kayaks for a day",
+# "Collect scrap metal from an address"); not "per" ("Hire rates per hour" is a noun phrase).
+_OBJECT_ENDS = word_class("for from in at on to of by with into")
+# The longest object without a determiner that ``_bare_object`` reads ("empty bulk bags").
+_BARE = 3
+
+
+def _bare_object(named: list[str], after: list[str]) -> bool:
+    """Whether ``after``, the description's words after its opening verb, opens with the
+    verb's object without a determiner: a few words ending in a word of the tool's name after
+    its verb ("kayaks" of ``hire_kayaks``), then a preposition or nothing ("Hire kayaks for a
+    day", "Collect empty bulk bags from a postcode"); not a noun phrase that goes on with a
+    clause ("Paint colours we have for fences" for ``paint_colours``, "Sharpens kitchen knives
+    left at the shop") nor one whose last word the name lacks ("Collect scrap metal from")."""
+    own = set(named[1:]) - _NAME_PARTICLES
+    for end in range(1, min(_BARE, len(after)) + 1):
+        if after[end - 1] in _OBJECT_OPENERS:
+            return False
+        if after[end - 1] in own and (end == len(after) or after[end] in _OBJECT_ENDS):
+            return True
+    return False
 
 
 # The longest noun phrase after a determiner that ``_relative_clause`` reads ("the next high
@@ -853,6 +879,12 @@ _ASKING_QUESTION = re.compile(
 
 
 _WHERE_I_CAN = re.compile(r"\b(?:i|we) can (?:please )?([a-z]+)")
+# A question that asks someone named, not "you", for a change: "can the workshop estimate job
+# 3312", "could your team cancel it" (a subject of one or two words after "the" or "your").
+_ASKING_OTHER = re.compile(
+    r"^(?:(?:hi|hello|hey|please|so|and|also) )*(?:can|could|would|will) (?:the|your) "
+    r"([a-z]+) ([a-z]+)(?: ([a-z]+))?"
+)
 
 
 def request_form(text: str) -> bool:
@@ -865,7 +897,8 @@ def request_form(text: str) -> bool:
 def asks_by_question(text: str, name: str, *, description: str = "") -> bool:
     """Whether the question ``text`` asks for the change of the tool ``name``: it opens with
     "can/could/would you <its verb>" or "can I <its verb>" (a verb of the same action counts;
-    "can I have/get" asks for a thing), or says "I can <its verb>" ("where I can reserve a
+    "can I have/get" asks for a thing), or asks it of someone it names ("can the workshop
+    estimate job 3312", "could your team cancel it"), or says "I can <its verb>" ("where I can reserve a
     table"). "when will order 55123 arrive?" and "how many tickets can I buy?" ask for no
     change."""
     verb = _tool_verb(name, description)
@@ -877,6 +910,9 @@ def asks_by_question(text: str, name: str, *, description: str = "") -> bool:
         said = match.group(1)
         if said in same or said in _HAVING:
             return True
+    other = _ASKING_OTHER.match(words)
+    if other is not None and (other.group(2) in same or other.group(3) in same):
+        return True
     # "what's a good restaurant where I can reserve a table": the asker wants the change.
     return any(m.group(1) in same for m in _WHERE_I_CAN.finditer(words))
 

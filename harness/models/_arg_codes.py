@@ -12,7 +12,9 @@ when no label stands before it: a UK code in two parts ("LS6 2QT", "sw1a 1aa") o
 ("94105", "94105-1234"), never a number a noun follows ("120 boxes"), a house number or half of
 a code. Two postal arguments ("from_postcode", "to_postcode") each take the code after their own
 word ("from LS6 2QT to EH1 1YZ"), whatever the order of the tool's parameters; an unlabelled
-choice is asked for. Several identifiers of one tool ("account_number", "sort_code") likewise
+choice is asked for. A ZIP code's shape is any five-digit number's: one that a noun of another
+thing labels ("job 33120", "room 10452", "my ticket is 48213") is that thing's, and the
+argument is asked for. Several identifiers of one tool ("account_number", "sort_code") likewise
 each take the value after their own noun ("sort code 200000 account 12345678").
 
 Everything here is English: closed classes, not any bot's words.
@@ -24,7 +26,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from harness.models._argnames import CODE_NAMES, ID_NAMES
+from harness.models._argnames import CODE_NAMES, ID_NAMES, PLACES
 from harness.models._argnames import stem_of as _stem_of
 from harness.text.words import REQUEST_STOPWORDS, STOPWORDS, stem
 
@@ -156,6 +158,30 @@ def _label(words: Sequence[str], start: int) -> str:
     return words[index].lower() if index >= 0 else ""
 
 
+# Words between a noun and the number it labels ("my ticket is 48213", "booking number 12345").
+_LINKS = frozenset({"is", "was", "s", "#"}) | ID_NAMES
+
+
+def _named_other(words: Sequence[str], start: int) -> bool:
+    """Whether the number at ``start`` is labelled by a noun that is no postal word and no place
+    ("job 33120", "room 10452", "my ticket is 48213", "booking number 12345"; not "to 94105",
+    "zip 94105", "Austin TX 78701", "address 94105"): a ZIP code's shape alone is any five-digit
+    number's, so such a number is the thing its noun names."""
+    index = start - 1
+    while index >= 0 and words[index].lower() in _LINKS:
+        index -= 1
+    if index < 0:
+        return False
+    word = words[index]
+    return (
+        word.isalpha()
+        and word.islower()
+        and word not in _COMMON
+        and word not in POSTAL_NAMES | {"code"}
+        and word not in PLACES
+    )
+
+
 def postal_span(
     text: str,
     spans: Sequence[tuple[str, int, int]],
@@ -169,10 +195,12 @@ def postal_span(
     ("from" of ``from_postcode``), or, for the one postal argument with no such word, the one
     code no other argument's noun labels ("order 55123 to 94105"). None to ask."""
     words = [w for w, _, _ in spans]
+    uk = set(postcodes(text, spans, uk_only=True))
     codes = [
         c
         for c in postcodes(text, spans)
         if not any(i in blocked for i in range(*c))
+        and (c in uk or not _named_other(words, c[0]))
         and stem(_label(words, c[0])) not in others
         and _label(words, c[0]) not in ID_NAMES
     ]

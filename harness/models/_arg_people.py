@@ -18,8 +18,12 @@ the count is read by where it stands, and only for an argument that counts peopl
   noun another argument of the tool counts and no kind of person ("for 2 adults": the children
   may be named apart).
 
-A party named by its kinds ("three adults and two children") still gives a single count of
-people no value (``_arg_counts.young``): it is asked for.
+A party named in parts joined by "and" or "plus" gives the sum of its parts (``party_of_parts``):
+"3 adults and 2 children" (5), "me and my 3 sisters" (4), "my wife and me" (2), "two of us plus a
+baby" (3). Each part is the speaker ("me", "I"), "N of us", a count before a plural noun of people
+or one noun of people ("my wife", "a baby"); a part that is no person ("4 guests and 2 dogs") ends
+the party before it, a part of the whole party's nouns ("4 guests and 2 kids": are the kids
+guests?) leaves the count to be asked, and a party of one part is read as before.
 
 Everything here is English: closed classes and WordNet's nouns, not any bot's words.
 """
@@ -38,7 +42,7 @@ from harness.models._argnames import noun as arg_noun
 from harness.text.spelled import count_of
 from harness.text.words import stem
 
-__all__ = ["counts_people", "described", "for_people", "names_people"]
+__all__ = ["counts_people", "described", "for_people", "names_people", "party_of_parts"]
 
 _BEFORE = frozenset({"for"})  # not "with": "with two instructors" counts staff
 # What may end the phrase of a count of people: nothing, a preposition, a day word.
@@ -150,4 +154,79 @@ def for_people(
                 break
             found.add(number)
             break
+    return found.pop() if len(found) == 1 else None
+
+
+_SPEAKER = frozenset({"me", "i", "myself"})
+_JOINS = frozenset({"and", "plus", "&"})
+_OWNERS = frozenset({"my", "our"})
+_US = "us"
+
+
+def _singular_person(word: str) -> bool:
+    low = word.lower()
+    return (low in _people_nouns() or person(low)) and stem(low) not in _GROUPS
+
+
+def _part(words: Sequence[str], at: int, blocked: Collection[int]) -> tuple[int, int] | None:
+    """The part of a party that opens at ``words[at]``: (how many people, the index after it);
+    None when no part opens there."""
+    if at >= len(words):
+        return None
+    low = words[at].lower()
+    if low in _SPEAKER:
+        return 1, at + 1
+    if low in _OWNERS:
+        at += 1  # "my 3 sisters", "my wife"
+        if at >= len(words):
+            return None
+        low = words[at].lower()
+    number = None if at in blocked or low in _ARTICLES else count_of(low)
+    if number is not None:
+        after = [w.lower() for w in words[at + 1 : at + 3]]
+        if after == ["of", _US]:
+            return number, at + 3  # "two of us"
+        if at + 1 < len(words) and _plural(words[at + 1]) and names_people(words[at + 1]):
+            return number, at + 2  # "3 sisters", "2 adults"
+        return None
+    if low in _ARTICLES:
+        at += 1  # "a baby", "an infant"
+    if at < len(words) and not _plural(words[at]) and _singular_person(words[at]):
+        return 1, at + 1
+    return None
+
+
+def party_of_parts(
+    words: Sequence[str], others: Collection[str], blocked: Collection[int] = ()
+) -> int | None:
+    """The size of a party named in parts joined by "and" or "plus" after "for", or in counts
+    of plural nouns of people anywhere ("for me and my 3 sisters", "for my wife and me", "two
+    of us plus a baby", "3 adults and 2 children"): the sum of its parts; None when no party of
+    two parts or more is named, a part's noun is one another argument counts (``others``,
+    stems) or a noun of the whole party ("4 guests and 2 kids"), or two such parties differ."""
+    found: set[int] = set()
+    for start in range(len(words)):
+        opened = start and words[start - 1].lower() == "for"
+        counted = count_of(words[start]) is not None and words[start].lower() not in _ARTICLES
+        if not (opened or counted) or (start and words[start - 1].lower() in _JOINS):
+            continue
+        total, parts, at = 0, 0, start
+        nouns: list[str] = []
+        while True:
+            part = _part(words, at, blocked)
+            if part is None:
+                break
+            total += part[0]
+            parts += 1
+            nouns.append(_stem_of(words[part[1] - 1]))
+            at = part[1]
+            if at + 1 < len(words) and words[at].lower() in _JOINS:
+                if _part(words, at + 1, blocked) is None:
+                    break
+                at += 1
+                continue
+            break
+        whole = any(person(n, general=True) for n in nouns)
+        if parts >= 2 and not whole and not set(nouns) & set(others):
+            found.add(total)
     return found.pop() if len(found) == 1 else None

@@ -54,7 +54,7 @@ from harness.models._arg_counts import (
     person,
     young,
 )
-from harness.models._arg_people import counts_people, described, for_people
+from harness.models._arg_people import counts_people, described, for_people, party_of_parts
 from harness.models._argnames import (
     DATE_NAMES,
     DESCRIBING,
@@ -603,12 +603,13 @@ def fill(
             sizes = [n for n in whole_counts if counts_people(n, about)]
             apart = {_noun(n) for n in whole_counts if n != name}
             kinds_named = young(words) or bool(whole and young([w for w, _, _ in _spans(whole)]))
-            people = (
-                (person(noun, general=True) or described(name, about))
-                and len(sizes) == 1
-                and not kinds_named
-            )
+            whole_party = person(noun, general=True) or described(name, about)
+            people = whole_party and len(sizes) == 1 and not kinds_named
             found = decimal_before(text, spans, {noun}) if kind == "number" else None
+            if found is None and whole_party and len(sizes) == 1:
+                # A party named in parts ("3 adults and 2 children", "me and my 3 sisters",
+                # "two of us plus a baby"): the sum of its parts (``_arg_people``).
+                found = party_of_parts(words, apart, blocked)
             if found is None:
                 found = _count(words, noun)
             if found is None:

@@ -25,7 +25,7 @@ from harness.models._actions import (
 from harness.models._argnames import takes_money
 from harness.models._arguments import FREE_TEXT, fill, names_when, only_values
 from harness.models._asked import asked_words, by_asked
-from harness.models._credit import asked_kind, only_reads, tells
+from harness.models._credit import asked_kind, only_reads, tells, told_by_name
 from harness.models._text import Router
 from harness.models.base import AgentCard, ToolDefinition
 from harness.text.words import keyword_texts, words_of_name
@@ -249,13 +249,19 @@ def described(tool: ToolDefinition) -> bool:
     """Whether ``tool``'s description says it does what its name's first word, off the list of
     verbs of change, says (``_actions.acts`` with the description: "Prints a poster" for
     ``print_poster``), and it is not known to only read (``_credit.only_reads``: "Checks
-    availability" for ``check_availability``)."""
+    availability" for ``check_availability``) nor named for a value a reading tool tells
+    (``_credit.told_by_name``: "Ticket prices for adults" for ``ticket_prices``)."""
     return _described(tool.name, tool.description)
 
 
 @functools.lru_cache(maxsize=1024)
 def _described(name: str, description: str) -> bool:
-    return not acts(name) and acts(name, description) and not only_reads(name, description)
+    return (
+        not acts(name)
+        and acts(name, description)
+        and not only_reads(name, description)
+        and not told_by_name(name)
+    )
 
 
 def read_by_question(tool: ToolDefinition, text: str) -> bool:

@@ -41,6 +41,7 @@ __all__ = [
     "names_topic",
     "only_reads",
     "tells",
+    "told_by_name",
 ]
 
 _PRICE, _TIME, _LENGTH, _PLACE = "price", "time", "length", "place"
@@ -300,6 +301,14 @@ def tells(name: str, description: str, kind: str) -> bool:
     # no time a tool tells).
     ends = tuple(_COMPOUND_ENDS & _TELLS[kind])
     return bool(ends) and any(w.endswith(ends) and w != "sometimes" for w in words)
+
+
+def told_by_name(name: str) -> bool:
+    """Whether the last word of a tool's ``name`` is a word of a value a reading tool tells
+    ("ticket_prices", "class_times", "shop_location"): such a name is a noun phrase, whatever
+    its description opens with ("Ticket prices for adults" names no change of tickets)."""
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
+    return bool(words) and any(words[-1] in told for told in _TELLS.values())
 
 
 # The closed class of verbs a tool that only reads is named or described with ("get_prices",
