@@ -12,10 +12,12 @@ when no label stands before it: a UK code in two parts ("LS6 2QT", "sw1a 1aa") o
 ("94105", "94105-1234"), never a number a noun follows ("120 boxes"), a house number or half of
 a code. Two postal arguments ("from_postcode", "to_postcode") each take the code after their own
 word ("from LS6 2QT to EH1 1YZ"), whatever the order of the tool's parameters; an unlabelled
-choice is asked for. A ZIP code's shape is any five-digit number's: one that a noun of another
-thing labels ("job 33120", "room 10452", "my ticket is 48213") is that thing's, and the
-argument is asked for. Several identifiers of one tool ("account_number", "sort_code") likewise
-each take the value after their own noun ("sort code 200000 account 12345678").
+choice is asked for. A ZIP code's shape is any five-digit number's: one that a noun naming a
+record or a unit by its number labels ("job 33120", "order 77341", "apartment 20417", "my ticket
+is 48213"; a closed class), or another argument's noun, is that thing's, and the argument is
+asked for; any other word before it ("my office 94105", "austin tx 78701") leaves it a ZIP
+code. Several identifiers of one tool ("account_number", "sort_code") likewise each take the
+value after their own noun ("sort code 200000 account 12345678").
 
 Everything here is English: closed classes, not any bot's words.
 """
@@ -26,7 +28,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from harness.models._argnames import CODE_NAMES, ID_NAMES, PLACES
+from harness.models._argnames import CODE_NAMES, ID_NAMES
 from harness.models._argnames import stem_of as _stem_of
 from harness.text.words import REQUEST_STOPWORDS, STOPWORDS, stem
 
@@ -160,26 +162,29 @@ def _label(words: Sequence[str], start: int) -> str:
 
 # Words between a noun and the number it labels ("my ticket is 48213", "booking number 12345").
 _LINKS = frozenset({"is", "was", "s", "#"}) | ID_NAMES
+# Nouns that name a record or a unit by its number ("job 33120", "order 77341", "apartment
+# 20417"): a closed class of English nouns; a noun off it ("my office 94105", "the hospital
+# 10029", "austin tx 78701") leaves a ZIP-shaped number to the postal argument.
+_NUMBERED = frozenset(
+    {"job", "order", "ticket", "invoice", "case", "claim", "booking", "reservation", "account"}
+    | {"apartment", "apt", "unit", "suite", "room", "member", "membership", "customer", "item"}
+    | {"locker", "box", "bay", "lot", "plot"}
+)
 
 
-def _named_other(words: Sequence[str], start: int) -> bool:
-    """Whether the number at ``start`` is labelled by a noun that is no postal word and no place
-    ("job 33120", "room 10452", "my ticket is 48213", "booking number 12345"; not "to 94105",
-    "zip 94105", "Austin TX 78701", "address 94105"): a ZIP code's shape alone is any five-digit
-    number's, so such a number is the thing its noun names."""
+def _named_other(words: Sequence[str], start: int, others: Collection[str]) -> bool:
+    """Whether the number at ``start`` is labelled by a noun that names a record or a unit by
+    its number (``_NUMBERED``) or the noun of another of the tool's arguments (``others``,
+    stems), past "is" or an identifier's noun ("job 33120", "my ticket is
+    48213", "booking number 12345", "apartment 20417"; not "my office 94105", "to 94105",
+    "zip 94105", "Austin TX 78701")."""
     index = start - 1
     while index >= 0 and words[index].lower() in _LINKS:
         index -= 1
     if index < 0:
         return False
-    word = words[index]
-    return (
-        word.isalpha()
-        and word.islower()
-        and word not in _COMMON
-        and word not in POSTAL_NAMES | {"code"}
-        and word not in PLACES
-    )
+    word = words[index].lower()
+    return word in _NUMBERED or stem(word) in others
 
 
 def postal_span(
@@ -200,7 +205,7 @@ def postal_span(
         c
         for c in postcodes(text, spans)
         if not any(i in blocked for i in range(*c))
-        and (c in uk or not _named_other(words, c[0]))
+        and (c in uk or not _named_other(words, c[0], others))
         and stem(_label(words, c[0])) not in others
         and _label(words, c[0]) not in ID_NAMES
     ]

@@ -18,10 +18,12 @@ the count is read by where it stands, and only for an argument that counts peopl
   noun another argument of the tool counts and no kind of person ("for 2 adults": the children
   may be named apart).
 
-A party named in parts joined by "and" or "plus" gives the sum of its parts (``party_of_parts``):
-"3 adults and 2 children" (5), "me and my 3 sisters" (4), "my wife and me" (2), "two of us plus a
-baby" (3). Each part is the speaker ("me", "I"), "N of us", a count before a plural noun of people
-or one noun of people ("my wife", "a baby"); a part that is no person ("4 guests and 2 dogs") ends
+A party named in parts joined by "and" or "plus" after "for" gives the sum of its parts
+(``party_of_parts``), when no count of the whole party was read or the count read is its first
+part ("for 12 people ..., 3 adults and 2 children need audio guides" stays 12): "for 3 adults
+and 2 children" (5), "for me and my 3 sisters" (4), "for my wife and me" (2), "for two of us
+plus a baby" (3). Each part is the speaker ("me", "I"), "N of us", a count before a plural noun
+of people ("1 child" too) or one noun of people ("my wife", "a baby"); a part that is no person ("4 guests and 2 dogs") ends
 the party before it, a part of the whole party's nouns ("4 guests and 2 kids": are the kids
 guests?) leaves the count to be asked, and a party of one part is read as before.
 
@@ -42,7 +44,14 @@ from harness.models._argnames import noun as arg_noun
 from harness.text.spelled import count_of
 from harness.text.words import stem
 
-__all__ = ["counts_people", "described", "for_people", "names_people", "party_of_parts"]
+__all__ = [
+    "counts_people",
+    "described",
+    "for_people",
+    "names_people",
+    "party_of_parts",
+    "person_noun",
+]
 
 _BEFORE = frozenset({"for"})  # not "with": "with two instructors" counts staff
 # What may end the phrase of a count of people: nothing, a preposition, a day word.
@@ -84,6 +93,12 @@ def _people_nouns() -> frozenset[str]:
     """The nouns that name people, from WordNet 3.0 (``_models/people.json``, built by
     ``tools/build_people_nouns.py``)."""
     return frozenset(json.loads(_TABLE.read_text(encoding="utf-8"))["words"])
+
+
+def person_noun(word: str) -> bool:
+    """Whether the singular noun ``word`` names a person in WordNet (``_people_nouns``:
+    "driver", "manager", "clerk"; not "rain", "shop")."""
+    return word.lower() in _people_nouns()
 
 
 def names_people(word: str) -> bool:
@@ -188,6 +203,8 @@ def _part(words: Sequence[str], at: int, blocked: Collection[int]) -> tuple[int,
             return number, at + 3  # "two of us"
         if at + 1 < len(words) and _plural(words[at + 1]) and names_people(words[at + 1]):
             return number, at + 2  # "3 sisters", "2 adults"
+        if number == 1 and at + 1 < len(words) and _singular_person(words[at + 1]):
+            return 1, at + 2  # "1 child"
         return None
     if low in _ARTICLES:
         at += 1  # "a baby", "an infant"
@@ -197,24 +214,28 @@ def _part(words: Sequence[str], at: int, blocked: Collection[int]) -> tuple[int,
 
 
 def party_of_parts(
-    words: Sequence[str], others: Collection[str], blocked: Collection[int] = ()
+    words: Sequence[str],
+    others: Collection[str],
+    blocked: Collection[int] = (),
+    first: float | None = None,
 ) -> int | None:
-    """The size of a party named in parts joined by "and" or "plus" after "for", or in counts
-    of plural nouns of people anywhere ("for me and my 3 sisters", "for my wife and me", "two
-    of us plus a baby", "3 adults and 2 children"): the sum of its parts; None when no party of
+    """The size of a party named in parts joined by "and" or "plus" after "for" ("for me and my
+    3 sisters", "for my wife and me", "for two of us plus a baby", "for 3 adults and 2
+    children"): the sum of its parts; None when no party of
     two parts or more is named, a part's noun is one another argument counts (``others``,
-    stems) or a noun of the whole party ("4 guests and 2 kids"), or two such parties differ."""
+    stems) or a noun of the whole party ("4 guests and 2 kids"), or two such parties differ.
+    Given ``first``, a count of the party already read, only a party whose first part is that
+    count ("for three of us plus a toddler" after "for three"), so that a whole count read
+    elsewhere ("for 12 people ..., 3 adults and 2 children need audio guides") stands."""
     found: set[int] = set()
     for start in range(len(words)):
-        opened = start and words[start - 1].lower() == "for"
-        counted = count_of(words[start]) is not None and words[start].lower() not in _ARTICLES
-        if not (opened or counted) or (start and words[start - 1].lower() in _JOINS):
+        if not start or words[start - 1].lower() != "for":
             continue
         total, parts, at = 0, 0, start
         nouns: list[str] = []
         while True:
             part = _part(words, at, blocked)
-            if part is None:
+            if part is None or (not parts and first is not None and part[0] != first):
                 break
             total += part[0]
             parts += 1

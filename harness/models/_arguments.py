@@ -606,10 +606,6 @@ def fill(
             whole_party = person(noun, general=True) or described(name, about)
             people = whole_party and len(sizes) == 1 and not kinds_named
             found = decimal_before(text, spans, {noun}) if kind == "number" else None
-            if found is None and whole_party and len(sizes) == 1:
-                # A party named in parts ("3 adults and 2 children", "me and my 3 sisters",
-                # "two of us plus a baby"): the sum of its parts (``_arg_people``).
-                found = party_of_parts(words, apart, blocked)
             if found is None:
                 found = _count(words, noun)
             if found is None:
@@ -626,6 +622,12 @@ def fill(
                 # they are ("for six friends": ``_arg_people``).
                 found = _count(words, WHOLE_PARTY - _COLLECTIVE) or _party(words)
                 found = found or for_people(words, apart, blocked)
+            if whole_party and len(sizes) == 1:
+                # A party named in parts after "for" ("for 3 adults and 2 children", "for me
+                # and my 3 sisters"): the sum of its parts (``_arg_people``), when no count of
+                # the whole party was read or the count read is its first part ("for three of
+                # us plus a toddler").
+                found = party_of_parts(words, apart, blocked, first=found) or found
             if found is None and len(untimed) == 1:
                 found = _free_count(text, spans, noun, blocked)
             if found is None and whole:
