@@ -12,7 +12,8 @@ after it) when, by closed classes of words, no model:
   has no content word at all (a negation's "don't" aside) and holds a question word ("why",
   "what, if any", "I don't know how"); and it does not address the bot ("how are you": that
   is the parent's); or
-- it points back (``harness.planning._refer``: "will it roll over") but no noun phrase before
+- it has at most six words and points back (``harness.planning._refer``; not "there":
+  "will it roll over") but no noun phrase before
   it was one it could stand for, so ``referred`` left it with the parent.
 
 The joined text is the message's own stretch from the first piece to the end of the second,
@@ -34,6 +35,8 @@ __all__ = ["joined_fragments"]
 
 _WORD = re.compile(r"[a-z][a-z']*")
 _ADDRESS = word_class("you your you're yourself")
+_SHORT = 6
+"""The most words of a piece that points back and joins its neighbour."""
 
 
 def joined_fragments(entries: list[PlanEntry], parent: str, message: str) -> list[PlanEntry]:
@@ -69,7 +72,10 @@ def _fragment(text: str) -> bool:
     # A negation's contraction is no content ("I don't know why").
     if not content_tokens(" ".join(w for w in said if not w.endswith("n't"))):
         return bool(words & WH_SET)
-    return _pointing(text) is not None
+    # A short piece only: a longer one that points back is a request of its own ("I want to
+    # find a restaurant there").
+    pointing = _pointing(text)
+    return pointing is not None and pointing[0] != "any" and len(said) <= _SHORT
 
 
 def _span(message: str, first: str, second: str) -> str:
