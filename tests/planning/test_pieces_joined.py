@@ -1,10 +1,11 @@
 """A piece cut off one request joins it instead of being refused beside its answer (issue 25,
-session 72): "..., and how much?", "...; why?", "... and will it roll over?", "... and another
+session 72): "..., and how much?", "...; why?", "... and will they see me?", "... and another
 for ...". A piece that asks something of its own that no agent serves is still the parent's, so
-it is refused, never dropped.
+it is refused, never dropped: a question word with a content word ("who won"), a command with a
+verb of its own ("pay them for me"), a request's lead ("tell me why").
 
-Every message is new text, written for these tests over four bots of our own; no labelled set
-is read."""
+The messages were written for these tests over four bots of our own; no labelled set is read.
+Session 72's first version held two copied from labelled data, replaced in its mend."""
 
 from __future__ import annotations
 
@@ -62,9 +63,9 @@ def plan(message: str) -> list[PlanEntry]:
         ("My bike's chain keeps slipping and I don't know why.", "bikes"),
         ("Is the doctor running late today, and why?", "clinic"),
         ("Book me an appointment with a nurse and when?", "clinic"),
-        ("Book a double room with a balcony and how big?", "hotel"),
+        ("Book a double room with a balcony and how far?", "hotel"),
         ("Is the hotel room booking refundable and if so how?", "hotel"),
-        ("What's up with my 401k and will it roll over?", "pension"),
+        ("Is the clinic open late and will they see me?", "clinic"),
         ("Can I change my pension contribution, and how often?", "pension"),
         ("What, if any, are the fees on my 401k?", "pension"),
     ],
@@ -122,6 +123,10 @@ def test_another_and_some_point_back(message: str, agent: str) -> None:
         "Cancel my appointment on Friday, and what's the capital of Peru?",
         "How much is in my 401k, and can you walk my dog?",
         "Book me a doctor's appointment. How are you?",
+        "Book a double room, and who won?",
+        "Fix my bike's brakes and where's Tom?",
+        "Book me an appointment with a nurse, and how windy?",
+        "Book a double room and pay them for me.",
     ],
 )
 def test_a_request_of_its_own_is_still_the_parents(message: str) -> None:
@@ -139,3 +144,30 @@ def test_a_question_word_alone_with_no_agent_next_to_it_stays() -> None:
         "tell me a joke and why",
     )
     assert [e.agent for e in entries] == ["front", "front"]
+
+
+@pytest.mark.parametrize(
+    ("piece", "joins"),
+    [
+        ("will it cost me anything", True),
+        ("how soon", True),
+        ("which one", True),
+        ("what happened", False),
+        ("how's Paris", False),
+        ("thank him for me", False),
+        ("feed them at 6", False),
+        ("let me know why", False),
+        ("tell me when", False),
+    ],
+)
+def test_only_a_question_that_adds_joins(piece: str, joins: bool) -> None:
+    message = f"Can I move my old 401k; {piece}?"
+    entries = joined_fragments(
+        [
+            PlanEntry(request="Can I move my old 401k", agent="pension"),
+            PlanEntry(request=piece, agent="front"),
+        ],
+        "front",
+        message,
+    )
+    assert [e.agent for e in entries] == (["pension"] if joins else ["pension", "front"])
