@@ -11,9 +11,9 @@ before it, else the one after it) when, by closed classes of words, no model:
 - it is a question word alone or with one word more that is no content word or a degree or time
   word ("how much", "how often", "how soon", "which one"; not "who won", "how windy",
   "where's Tom": those ask something of their own); or
-- it has no content word at all (a negation's "don't" aside), holds a question word and does not
-  open with a request's lead ("why", "what, if any", "I don't know how"; not "tell me why",
-  "let me know what I have to do today"); or
+- it has no content word at all (a negation's "don't" aside), holds a question word, does not
+  open with a request's lead and holds no determiner ("why", "what, if any", "I don't know how";
+  not "tell me why", "let me know what I have to do today", "when do I get my next check"); or
 - it has at most six words, opens as a question (an auxiliary, a modal or a question word) and
   points back (``harness.planning._refer``; not "there": "will they see me") but no noun phrase
   before it was one it could stand for, so ``referred`` left it with the parent; a command with
@@ -46,6 +46,8 @@ _DEGREE = word_class("much many often long soon far exactly late early")
 """Degree and time words a question word asks with and no more ("how long", "how soon")."""
 _REQUEST_LEAD = frozenset(VERBS.split("|")) | word_class("please")
 """Words a request of its own opens with ("let me know ...", "tell me ...")."""
+_DETERMINERS = word_class("a an the my our their his her its this these those")
+"""Words a noun phrase opens with: a piece holding one names a thing of its own."""
 _ASKS = WH_SET | AUXILIARIES
 """Words a question opens with: a question word, an auxiliary or a modal ("will they see me")."""
 
@@ -84,9 +86,10 @@ def _fragment(text: str) -> bool:
         # "how much", "how often", "which one"; not "who won", "where's Tom", "how windy".
         return len(said) == 1 or said[1] in _DEGREE or not content_tokens(said[1])
     # A negation's contraction is no content ("I don't know why"); a piece that opens a request
-    # of its own ("let me know what I have to do today") is not one that adds.
+    # of its own ("let me know what I have to do today") or names a thing of its own ("when do I
+    # get my next check": generic words, a noun phrase all the same) is not one that adds.
     if not content_tokens(" ".join(w for w in said if not w.endswith("n't"))):
-        return bool(words & WH_SET) and first not in _REQUEST_LEAD
+        return bool(words & WH_SET) and first not in _REQUEST_LEAD and not words & _DETERMINERS
     # A short question only: a longer piece, or a command with a verb of its own ("thank him
     # for me"), that points back is a request of its own.
     if len(said) > _SHORT or first not in _ASKS:

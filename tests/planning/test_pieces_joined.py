@@ -158,6 +158,7 @@ def test_a_question_word_alone_with_no_agent_next_to_it_stays() -> None:
         ("feed them at 6", False),
         ("let me know why", False),
         ("tell me when", False),
+        ("when do I get my next check", False),
     ],
 )
 def test_only_a_question_that_adds_joins(piece: str, joins: bool) -> None:
