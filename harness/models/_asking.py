@@ -114,7 +114,7 @@ def question_for(name: str, schema: Mapping[str, Any], about: str = "", *, tool:
         if last in GENERIC_COUNTS:
             counted = _counted(tool)
             return f"How many {counted} do you want?" if counted else "How many do you want?"
-        return f"How many {said} do you want?"
+        return f"How many {_counted_noun(words)} do you want?"
     if takes_money(name):
         return (
             "What amount do you want?"
@@ -146,6 +146,27 @@ def question_for(name: str, schema: Mapping[str, Any], about: str = "", *, tool:
         # never "Which to member do you mean?".
         return f"Which {' '.join(words[1:])} is it {words[0]}?"
     return f"Which {said} do you mean?"
+
+
+# Words of a count's name that say it is a count, not what it counts ("number_of_people",
+# "num_tickets", "seat_count"), and nouns whose size is a count of people ("party_size",
+# "group"): closed classes.
+_COUNT_WORDS = word_class("number num nr no n count total")
+_GROUPS = word_class("party group")
+
+
+def _counted_noun(words: Sequence[str]) -> str:
+    """What a count argument whose name is ``words`` counts, as a question names it:
+    "number of people" → "people", "num tickets" → "tickets", "party size" → "people"; the
+    words as they are when they name nothing else."""
+    kept = list(words)
+    while len(kept) > 1 and kept[0] in _COUNT_WORDS:
+        kept = kept[2:] if len(kept) > 2 and kept[1] == "of" else kept[1:]
+    while len(kept) > 1 and kept[-1] in _COUNT_WORDS:
+        kept = kept[:-1]
+    if kept[-1] in _GROUPS or (kept[-1] == "size" and len(kept) > 1 and kept[-2] in _GROUPS):
+        return "people"
+    return " ".join(kept)
 
 
 # Prepositions a parameter's name may open with to say which way its value goes (closed class).

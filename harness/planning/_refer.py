@@ -51,6 +51,8 @@ _AFTER_ONE = word_class(
     "for with that which in on at from to please too instead as of then now today tomorrow"
 )
 _NOT_ONE = word_class("no every each any some someone anyone no-one")
+# Quantifiers that stand for a kind named before when no noun follows them.
+_ELLIPTIC = word_class("another some")
 # "there is" / "there are" introduce, they do not point.
 _EXISTENTIAL = word_class("is are was were be been 's isn't aren't will would")
 # What a request says of its object ("is the boardroom free", "will it be ready"): a state, not a
@@ -193,6 +195,10 @@ def _wants(words: list[str], index: int) -> str | None:
     if word == "one" and before not in _NOT_ONE and (not after or after in _AFTER_ONE):
         return "kind"
     if word == "same" and before == "the":
+        return "kind"
+    # "another for my call", "please order some": a quantifier standing alone for a kind named
+    # before ("set an alarm for my meeting and another for my call").
+    if word in _ELLIPTIC and (not after or after in _AFTER_ONE):
         return "kind"
     if word == "there" and index and after not in _EXISTENTIAL and before not in ("is", "are"):
         return "any"

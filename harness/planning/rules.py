@@ -33,6 +33,7 @@ from harness.models._text import _LEAD, _SPLIT, Router, content_tokens
 from harness.models.base import AgentCard
 from harness.planning._answers import answer_entry
 from harness.planning._cuts import JOINER
+from harness.planning._fragments import joined_fragments
 from harness.planning._nonrequest import asks_nothing
 from harness.planning._refer import referred
 from harness.planning.base import Plan, PlanEntry, PlanInput, Planner
@@ -142,6 +143,9 @@ class RulesPlanner(Planner):
             # A request that routes nowhere but points back to an earlier one's object ("...,
             # and how much is it?") goes to that one's agent (``_refer``).
             entries = referred(entries, given.parent)
+            # A piece that only adds a question or a detail to the request next to it ("...,
+            # and why?") joins that request instead of being refused beside its answer.
+            entries = joined_fragments(entries, given.parent, given.message)
         # Counted as one request, as the offline model counts each step it answers.
         return Plan(entries=tuple(entries), usage=Usage(requests=1))
 
