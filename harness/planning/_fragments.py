@@ -11,9 +11,10 @@ before it, else the one after it) when, by closed classes of words, no model:
 - it is a question word alone or with one word more that is no content word or a degree or time
   word ("how much", "how often", "how soon", "which one"; not "who won", "how windy",
   "where's Tom": those ask something of their own); or
-- it has no content word at all (a negation's "don't" aside), holds a question word, does not
-  open with a request's lead and holds no determiner ("why", "what, if any", "I don't know how";
-  not "tell me why", "let me know what I have to do today", "when do I get my next check"); or
+- it has at most four words, none of them a content word (a negation's "don't" aside), holds
+  a question word, does not open with a request's lead and holds no determiner ("why", "what, if
+  any", "I don't know why"; not "tell me why", "what do I have to do", "where do I have to show up",
+  "when do I get my next check": those ask something of their own); or
 - it has at most six words, opens as a question (an auxiliary, a modal or a question word) and
   points back (``harness.planning._refer``; not "there": "will they see me") but no noun phrase
   before it was one it could stand for, so ``referred`` left it with the parent; a command with
@@ -42,6 +43,9 @@ _WORD = re.compile(r"[a-z][a-z']*")
 _ADDRESS = word_class("you your you're yourself")
 _SHORT = 6
 """The most words of a piece that points back and joins its neighbour."""
+_GENERIC = 4
+"""The most words of a piece of generic words only that joins its neighbour ("why", "what, if
+any", "I don't know why")."""
 _DEGREE = word_class("much many often long soon far exactly late early")
 """Degree and time words a question word asks with and no more ("how long", "how soon")."""
 _REQUEST_LEAD = frozenset(VERBS.split("|")) | word_class("please")
@@ -89,7 +93,14 @@ def _fragment(text: str) -> bool:
     # of its own ("let me know what I have to do today") or names a thing of its own ("when do I
     # get my next check": generic words, a noun phrase all the same) is not one that adds.
     if not content_tokens(" ".join(w for w in said if not w.endswith("n't"))):
-        return bool(words & WH_SET) and first not in _REQUEST_LEAD and not words & _DETERMINERS
+        # At most a few words: a longer one of generic words ("what do I have to do", "where
+        # do I have to show up") asks something of its own, about the user's day.
+        return (
+            len(said) <= _GENERIC
+            and bool(words & WH_SET)
+            and first not in _REQUEST_LEAD
+            and not words & _DETERMINERS
+        )
     # A short question only: a longer piece, or a command with a verb of its own ("thank him
     # for me"), that points back is a request of its own.
     if len(said) > _SHORT or first not in _ASKS:
