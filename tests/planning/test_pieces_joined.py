@@ -159,6 +159,9 @@ def test_a_question_word_alone_with_no_agent_next_to_it_stays() -> None:
         ("let me know why", False),
         ("tell me when", False),
         ("when do I get my next check", False),
+        ("I don't know why", True),
+        ("where do I need to be", False),
+        ("what do I have to do then", False),
     ],
 )
 def test_only_a_question_that_adds_joins(piece: str, joins: bool) -> None:
