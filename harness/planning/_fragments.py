@@ -13,7 +13,7 @@ before it, else the one after it) when, by closed classes of words, no model:
   "where's Tom": those ask something of their own); or
 - it has at most four words, none of them a content word (a negation's "don't" aside), holds
   a question word, does not open with a request's lead and holds no determiner ("why", "what, if
-  any", "I don't know why"; not "tell me why", "what do I have to do", "where do I have to show up",
+  any", "I don't know why"; not "tell me why", "what should I do then", "where do I need to be",
   "when do I get my next check": those ask something of their own); or
 - it has at most six words, opens as a question (an auxiliary, a modal or a question word) and
   points back (``harness.planning._refer``; not "there": "will they see me") but no noun phrase
@@ -93,8 +93,8 @@ def _fragment(text: str) -> bool:
     # of its own ("let me know what I have to do today") or names a thing of its own ("when do I
     # get my next check": generic words, a noun phrase all the same) is not one that adds.
     if not content_tokens(" ".join(w for w in said if not w.endswith("n't"))):
-        # At most a few words: a longer one of generic words ("what do I have to do", "where
-        # do I have to show up") asks something of its own, about the user's day.
+        # At most four words: a longer one of generic words ("what should I do then", "where do
+        # I need to be") asks something of its own, about the user's day.
         return (
             len(said) <= _GENERIC
             and bool(words & WH_SET)
