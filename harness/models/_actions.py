@@ -32,7 +32,7 @@ import json
 import re
 from pathlib import Path
 
-from harness.models._arg_people import person_noun
+from harness.models._asked_of import asked_of_other
 from harness.text import split_sentences
 from harness.text._shapes import AUXILIARIES, GREETINGS, WH_SET, word_class
 
@@ -895,48 +895,6 @@ _ASKING_QUESTION = re.compile(
 
 
 _WHERE_I_CAN = re.compile(r"\b(?:i|we) can (?:please )?([a-z]+)")
-# A question that asks someone named, not "you", for a change: "can the workshop estimate job
-# 3312", "could your team cancel it" (a subject of one or two words after "the" or "your"). Not
-# "will/would": "will your driver deliver it on Saturday?" asks what will happen.
-_ASKING_OTHER = re.compile(
-    r"^(?:(?:hi|hello|hey|please|so|and|also) )*(?:can|could) (?:the|your) "
-    r"([a-z]+) ([a-z]+)(?: ([a-z]+))?"
-)
-# A clause after the verb that makes the change a supposition ("could your team cancel it if
-# it rains?", "can the salon move it in case I'm late?").
-_SUPPOSED = re.compile(r"\b(?:if|unless|while|in case|whether)\b")
-# Nouns of a business that may act for the bot ("the shop", "your team"): a closed class of
-# English nouns; a person (WordNet's nouns of people, ``_arg_people``) or a word of the tool's
-# own name or description may act too, but not "the rain" or "the weather".
-_FIRMS = word_class("""
-    team staff shop store company firm business workshop salon office hotel restaurant clinic
-    garage agency bank gym desk florist bakery branch service crew studio depot warehouse
-    carrier airline pharmacy library school council agent
-    """)
-
-
-def _agent(word: str, name: str, description: str) -> bool:
-    """Whether ``word``, the subject of "can the <word> <verb>", may act for the business: a
-    noun of a firm, a person (WordNet) or a word of the tool's own name or description."""
-    return (
-        word in _FIRMS or person_noun(word) or word in _words(name) or word in _words(description)
-    )
-
-
-def _asked_of_other(words: str, same: frozenset[str], name: str, description: str) -> bool:
-    """Whether ``words`` asks someone the bot speaks for, named before the tool's verb, for its
-    change ("can the workshop estimate job 3312?"; not "could the rain cancel tour 4471?" nor
-    "can the shop cancel my order if I'm late?")."""
-    other = _ASKING_OTHER.match(words)
-    if other is None:
-        return False
-    if other.group(2) in same:
-        subject, end = other.group(1), other.end(2)
-    elif other.group(3) in same:
-        subject, end = other.group(2), other.end(3)
-    else:
-        return False
-    return _agent(subject, name, description) and not _SUPPOSED.search(words, end)
 
 
 def request_form(text: str) -> bool:
@@ -950,9 +908,9 @@ def asks_by_question(text: str, name: str, *, description: str = "") -> bool:
     """Whether the question ``text`` asks for the change of the tool ``name``: it opens with
     "can/could/would you <its verb>" or "can I <its verb>" (a verb of the same action counts;
     "can I have/get" asks for a thing), or asks it of someone the bot speaks for
-    (``_asked_of_other``: "can the workshop estimate job 3312", "could your team cancel it"), or
-    says "I can <its verb>" ("where I can reserve a table"). "when will order 55123 arrive?"
-    and "how many tickets can I buy?" ask for no change."""
+    (``_asked_of.asked_of_other``: "can the workshop estimate job 3312", "could your team
+    cancel it"), or says "I can <its verb>" ("where I can reserve a table"). "when will order
+    55123 arrive?" and "how many tickets can I buy?" ask for no change."""
     verb = _tool_verb(name, description)
     if not verb:
         return False
@@ -962,7 +920,7 @@ def asks_by_question(text: str, name: str, *, description: str = "") -> bool:
         said = match.group(1)
         if said in same or said in _HAVING:
             return True
-    if _asked_of_other(words, same, name, description):
+    if asked_of_other(words, same, frozenset(_words(name)) | frozenset(_words(description))):
         return True
     # "what's a good restaurant where I can reserve a table": the asker wants the change.
     return any(m.group(1) in same for m in _WHERE_I_CAN.finditer(words))
