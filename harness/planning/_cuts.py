@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from harness.models._arg_people import person_noun
 from harness.text._shapes import (
     ASKS_FIRST,
     AUX_SET,
@@ -256,7 +257,8 @@ def fields_joined(pieces: list[tuple[str, str, str]]) -> list[tuple[str, str, st
 # of us plus a baby", "for me and my 3 sisters"): a count (a numeral, "one", a number word) before
 # a noun phrase, then "and", "plus", "&" or "+", then another count ("a"/"an" too) before a noun
 # phrase with no verb of its own. Its joining word joins the parts of one quantity, no two
-# requests. A part after it with a verb of its own ("and 2 children need a cot", "and book 2
+# requests. After "a"/"an" only a person ("a baby", "a small child": WordNet's people nouns) or a
+# count ("a dozen eggs") is a part: "2 pizzas and a taxi" names two things, perhaps for two agents. A part after it with a verb of its own ("and 2 children need a cot", "and book 2
 # taxis") or a question's opening is a clause, and is still cut.
 _COUNTS = NUMBER_WORDS | word_class("one a an dozen couple few")
 _PART_JOINS = word_class("and plus & +")
@@ -303,6 +305,10 @@ def names_parts(before: str, cut: str, piece: str) -> bool:
         del said[0]
     if len(said) < 2 or not _counts(said[0], article=True) or not _verbless(said):
         return False
+    if said[0] in ("a", "an") and not (
+        said[1] in _COUNTS or any(person_noun(w) for w in said[1:3])
+    ):
+        return False  # "order 2 pizzas and a taxi": a thing of its own, not one more of a party
     written = WORD.findall(before[-SOFT_REACH:])
     words = [w.lower() for w in written]
     if len(words) >= 2 and words[-1] in _SPEAKER and words[-2] in _PREPOSITIONS:
