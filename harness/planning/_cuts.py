@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from harness.models._arg_people import person_noun
 from harness.text._shapes import (
     ASKS_FIRST,
     AUX_SET,
@@ -49,6 +50,7 @@ from harness.text._shapes import (
     is_field,
     word_class,
 )
+from harness.text.spelled import NUMBER_WORDS
 
 # A US state's postal code after a comma ends a place's name ("from Tampa, FL to Denver, CO"),
 # not a request. The codes that are also English words (in, me, oh, ok, or, hi, id) are left out.
@@ -249,3 +251,74 @@ def fields_joined(pieces: list[tuple[str, str, str]]) -> list[tuple[str, str, st
             continue
         out.append((kind, cut_text, piece))
     return out
+
+
+# A quantity named in parts ("for 3 adults and 2 children", "2 large and 1 small pizza", "for two
+# of us plus a baby", "for me and my 3 sisters"): a count (a numeral, "one", a number word) before
+# a noun phrase, then "and", "plus", "&" or "+", then another count ("a"/"an" too) before a noun
+# phrase with no verb of its own. Its joining word joins the parts of one quantity, no two
+# requests. After "a"/"an" only a person ("a baby", "a small child": WordNet's people nouns) or a
+# count ("a dozen eggs") is a part: "2 pizzas and a taxi" names two things, perhaps for two agents. A part after it with a verb of its own ("and 2 children need a cot", "and book 2
+# taxis") or a question's opening is a clause, and is still cut.
+_COUNTS = NUMBER_WORDS | word_class("one a an dozen couple few")
+_PART_JOINS = word_class("and plus & +")
+# What a counted noun phrase before the joining word ends with: at most a few words after its
+# count, none a preposition but "of" ("three of us", "2 pounds of rice"): "2 tickets to Rome and
+# a hotel room" names two things with their own places, not parts of one quantity.
+_PART_WORDS = 4
+_PREPOSITIONS = word_class(
+    "to in on at for from with by about into onto over under near via per than as like"
+)
+_OWNERS = word_class("my our your his her their")
+_SPEAKER = word_class("me us")
+# A request verb's word one or two words after these is a noun ("my shopping list", "the order").
+_NOUN_BEFORE = _OWNERS | word_class("the a an this that these those some any")
+_NUMERAL = re.compile(r"\d[\d,.]*+")
+
+
+def _counts(word: str, *, article: bool) -> bool:
+    """Whether ``word`` is a count: a numeral or a number word ("a"/"an" when ``article``)."""
+    if word in ("a", "an"):
+        return article
+    return word in _COUNTS or _NUMERAL.fullmatch(word) is not None
+
+
+def _verbless(words: list[str]) -> bool:
+    """Whether ``words`` say no verb of their own (closed classes: auxiliaries, question words,
+    pronoun subjects, request verbs, verbs of wanting, negation)."""
+    for index, word in enumerate(words):
+        if word in CLAUSE_WORDS or word in WANTS or word.endswith("n't"):
+            return False
+        if word in _VERB_SET and not _NOUN_BEFORE.intersection(words[max(0, index - 2) : index]):
+            return False  # "my shopping list", "the order": a request verb's word as a noun
+    return True
+
+
+def names_parts(before: str, cut: str, piece: str) -> bool:
+    """Whether the joining word ``cut`` joins two parts of one quantity: ``before`` ends with a
+    counted noun phrase (or the speaker after a preposition: "for me") and ``piece`` is a count
+    before a noun phrase (after "my", "our", ...), with no verb of its own."""
+    if cut.strip(" ,").lower() not in _PART_JOINS:
+        return False
+    said = WORD.findall(piece.lower())
+    if said and said[0] in _OWNERS:
+        del said[0]
+    if len(said) < 2 or not _counts(said[0], article=True) or not _verbless(said):
+        return False
+    if said[0] in ("a", "an") and not (
+        said[1] in _COUNTS or any(person_noun(w) for w in said[1:3])
+    ):
+        return False  # "order 2 pizzas and a taxi": a thing of its own, not one more of a party
+    written = WORD.findall(before[-SOFT_REACH:])
+    words = [w.lower() for w in written]
+    if len(words) >= 2 and words[-1] in _SPEAKER and words[-2] in _PREPOSITIONS:
+        return True  # "for me and my 3 sisters", "with us and 2 guests"
+    for back in range(1, min(_PART_WORDS, len(words) - 1) + 1):
+        tail = words[-back:]
+        if any(w in _PREPOSITIONS for w in tail) or not _verbless(tail):
+            return False
+        if written[-back][:1].isupper() and words[-back] != "i":
+            return False  # a name after a number ("to 638 El Camino Real"): an address
+        if _counts(words[-back - 1], article=False):
+            return True
+    return False

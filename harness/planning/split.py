@@ -68,6 +68,7 @@ from harness.planning._cuts import (
     PUNCTUATED,
     fields_joined,
     inside_clause,
+    names_parts,
     names_region,
     soft_cut_allowed,
 )
@@ -315,6 +316,10 @@ def split_request_parts(
             requests[-1] = (f"{whole}{glue}{said}", piece, piece, content)
         elif _AND.fullmatch(cut_text) and _open_between(asks[-_COMPARED:]):
             requests[-1] = (f"{whole} and {said}", f"{asks} and {piece}", head, True)
+        elif not opening and names_parts(asks[-_COMPARED:], cut_text, piece):
+            # "for 3 adults and 2 children", "2 large and 1 small pizza": the parts of one
+            # quantity, each a count before a noun phrase with no verb of its own.
+            requests[-1] = (f"{whole}{glue}{said}", f"{asks}{glue}{piece}", head, True)
         elif opens:
             requests.append((said, piece, piece, False))
         elif _AND.fullmatch(cut_text) and goes_on(asks[-_COMPARED:], piece):
