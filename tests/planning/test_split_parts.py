@@ -3,7 +3,7 @@
 "for 3 adults and 2 children", "2 large and 1 small pizza", "for me and my 3 sisters": each side
 of the joining word is a count before a noun phrase with no verb of its own, so the joining word
 joins parts of one quantity, not two requests. Before 2026-12-06 (s72-parts) the offline
-planner's split cut every one of the joined cases below (0 of 17 whole; the verb was copied onto
+planner's split cut every one of the joined cases below (0 of 16 whole; the verb was copied onto
 the second piece: "book a baby next weekend"); the cut cases were cut before and still are.
 The cases are written here, in domains of their own, not taken from any labelled set.
 """
