@@ -19,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from tools._wordnet import senses as wordnet_senses
 from tools.build_people_nouns import NOTICE as _PEOPLE_NOTICE
 
 OUT = Path(__file__).resolve().parents[1] / "harness" / "models" / "_models" / "acting_verbs.json"
@@ -34,31 +35,7 @@ NOTICE = (
 
 
 def build(folder: Path) -> list[str]:
-    lexfile: dict[str, int] = {}
-    for line in (folder / "data.verb").read_text(encoding="latin-1").splitlines():
-        if line.startswith(" "):
-            continue
-        offset, number = line.split(" ", 2)[:2]
-        lexfile[offset] = int(number)
-    # Tagged uses of each verb sense, by (lemma, sense number), from the semantic concordances.
-    tagged: dict[tuple[str, int], int] = {}
-    for line in (folder / "cntlist.rev").read_text(encoding="latin-1").splitlines():
-        key, number, count = line.split()
-        lemma, _, sense = key.partition("%")
-        if sense.startswith("2:"):
-            tagged[(lemma, int(number))] = int(count)
-    senses: dict[str, list[str]] = {}
-    for line in (folder / "index.verb").read_text(encoding="latin-1").splitlines():
-        if line.startswith(" "):
-            continue
-        fields = line.split()
-        if int(fields[2]):
-            senses[fields[0]] = fields[4 + int(fields[3]) + 2 :]
-    # A synset's uses are its lemmas' (a spelling shares them).
-    uses: dict[str, int] = {}
-    for lemma, offsets in senses.items():
-        for number, offset in enumerate(offsets, 1):
-            uses[offset] = uses.get(offset, 0) + tagged.get((lemma, number), 0)
+    lexfile, senses, uses = wordnet_senses(folder, "verb")
     words: list[str] = []
     for lemma, offsets in senses.items():
         if not (offsets and lemma.isalpha()):
