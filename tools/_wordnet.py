@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 _SENSE_KEY = {"noun": "1:", "verb": "2:"}
@@ -39,3 +41,22 @@ def senses(folder: Path, pos: str) -> tuple[dict[str, int], dict[str, list[str]]
         for number, offset in enumerate(offsets, 1):
             uses[offset] = uses.get(offset, 0) + tagged.get((lemma, number), 0)
     return lexfile, offsets_of, uses
+
+
+def mostly(
+    offsets: list[str], lexfile: dict[str, int], uses: dict[str, int], kind: Callable[[int], bool]
+) -> bool:
+    """Whether a lemma's senses (``offsets``) of the lexicographer files ``kind`` accepts
+    outweigh its others, each sense weighing its synset's tagged uses plus one (a sense nobody
+    tagged still counts once)."""
+    weight = [0, 0]
+    for offset in offsets:
+        weight[kind(lexfile.get(offset, -1))] += uses.get(offset, 0) + 1
+    return weight[1] > weight[0]
+
+
+def write(out: Path, notice: str, words: list[str], what: str) -> None:
+    """Write the word list ``words`` with its ``notice`` to ``out`` and say how many."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"about": notice, "words": words}, indent=0) + "\n")
+    print(f"{len(words)} {what} -> {out}")

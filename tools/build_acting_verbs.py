@@ -15,10 +15,10 @@ WordNet 3.0 licence, shipped word for word beside it (``_models/WORDNET-LICENSE.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
+from tools._wordnet import mostly, write
 from tools._wordnet import senses as wordnet_senses
 from tools.build_people_nouns import NOTICE as _PEOPLE_NOTICE
 
@@ -36,23 +36,17 @@ NOTICE = (
 
 def build(folder: Path) -> list[str]:
     lexfile, senses, uses = wordnet_senses(folder, "verb")
-    words: list[str] = []
-    for lemma, offsets in senses.items():
-        if not (offsets and lemma.isalpha()):
-            continue
-        weight = [0, 0]
-        for offset in offsets:
-            weight[lexfile.get(offset) not in READING] += uses.get(offset, 0) + 1
-        if weight[1] > weight[0]:
-            words.append(lemma)
-    return sorted(words)
+    return sorted(
+        lemma
+        for lemma, offsets in senses.items()
+        if offsets
+        and lemma.isalpha()
+        and mostly(offsets, lexfile, uses, lambda number: number not in READING)
+    )
 
 
 def main(argv: list[str]) -> None:
-    words = build(Path(argv[0] if argv else "/usr/share/wordnet"))
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"about": NOTICE, "words": words}, indent=0) + "\n")
-    print(f"{len(words)} verbs -> {OUT}")
+    write(OUT, NOTICE, build(Path(argv[0] if argv else "/usr/share/wordnet")), "verbs")
 
 
 if __name__ == "__main__":

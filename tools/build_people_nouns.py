@@ -16,10 +16,10 @@ list is distributed under the WordNet 3.0 licence, shipped word for word beside 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
+from tools._wordnet import mostly, write
 from tools._wordnet import senses as wordnet_senses
 
 OUT = Path(__file__).resolve().parents[1] / "harness" / "models" / "_models" / "people.json"
@@ -40,26 +40,20 @@ NOTICE = (
 
 def build(folder: Path) -> list[str]:
     lexfile, senses, uses = wordnet_senses(folder, "noun")
-    words: list[str] = []
-    for lemma, offsets in senses.items():
-        if not (offsets and lemma.isalpha() and lexfile.get(offsets[0]) == PERSON):
-            continue
-        # Each sense weighs its synset's tagged uses plus one (a sense nobody tagged still
-        # counts once), so a noun with few tagged uses and many other senses ("sleeper") is no
-        # person noun.
-        weight = [0, 0]
-        for offset in offsets:
-            weight[lexfile.get(offset) == PERSON] += uses.get(offset, 0) + 1
-        if weight[1] > weight[0]:
-            words.append(lemma)
-    return sorted(words)
+    # A sense nobody tagged still counts once, so a noun with few tagged uses and many other
+    # senses ("sleeper") is no person noun.
+    return sorted(
+        lemma
+        for lemma, offsets in senses.items()
+        if offsets
+        and lemma.isalpha()
+        and lexfile.get(offsets[0]) == PERSON
+        and mostly(offsets, lexfile, uses, lambda number: number == PERSON)
+    )
 
 
 def main(argv: list[str]) -> None:
-    words = build(Path(argv[0] if argv else "/usr/share/wordnet"))
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"about": NOTICE, "words": words}, indent=0) + "\n")
-    print(f"{len(words)} nouns -> {OUT}")
+    write(OUT, NOTICE, build(Path(argv[0] if argv else "/usr/share/wordnet")), "nouns")
 
 
 if __name__ == "__main__":

@@ -23,9 +23,10 @@ A party named in parts joined by "and" or "plus" after "for" gives the sum of it
 part ("for 12 people ..., 3 adults and 2 children need audio guides" stays 12): "for 3 adults
 and 2 children" (5), "for me and my 3 sisters" (4), "for my wife and me" (2), "for two of us
 plus a baby" (3). Each part is the speaker ("me", "I"), "N of us", a count before a plural noun
-of people ("1 child" too) or one noun of people ("my wife", "a baby"); a part that is no person ("4 guests and 2 dogs") ends
-the party before it, a part of the whole party's nouns ("4 guests and 2 kids": are the kids
-guests?) leaves the count to be asked, and a party of one part is read as before.
+of people ("1 child" too) or one noun of people ("my wife", "a baby"); a part that is no person
+("4 guests and 2 dogs") ends the party before it, a part of the whole party's nouns ("4 guests
+and 2 kids": are the kids guests?) leaves the count to be asked, and a party of one part is read
+as before.
 
 Everything here is English: closed classes and WordNet's nouns, not any bot's words.
 """
@@ -228,8 +229,8 @@ def party_of_parts(
     count ("for three of us plus a toddler" after "for three"), so that a whole count read
     elsewhere ("for 12 people ..., 3 adults and 2 children need audio guides") stands."""
     found: set[int] = set()
-    for start in range(len(words)):
-        if not start or words[start - 1].lower() != "for":
+    for start in range(1, len(words)):
+        if words[start - 1].lower() != "for":
             continue
         total, parts, at = 0, 0, start
         nouns: list[str] = []
@@ -242,9 +243,7 @@ def party_of_parts(
             nouns.append(_stem_of(words[part[1] - 1]))
             at = part[1]
             if at + 1 < len(words) and words[at].lower() in _JOINS:
-                if _part(words, at + 1, blocked) is None:
-                    break
-                at += 1
+                at += 1  # the loop's top ends the party when no part follows the joining word
                 continue
             break
         whole = any(person(n, general=True) for n in nouns)
